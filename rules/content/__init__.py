@@ -1,0 +1,1 @@
+"""Game content (every table of the rule texts) loaded from ``resources/content``."""
