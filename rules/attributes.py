@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Attr(str, Enum):
+class Attr(StrEnum):
     """An attribute code as the book writes it."""
 
     STR = "STR"

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from rules.attributes import Attr
 
 
-class Effect(str, Enum):
+class Effect(StrEnum):
     BLEEDING = "B"
     PIERCING = "P"
     UNRESISTABLE = "R"
@@ -45,7 +45,7 @@ _EFFECT_TEXT = {
 }
 
 
-class Range(str, Enum):
+class Range(StrEnum):
     """Range bands (Converting distances table); tiles are 1.5 m squares."""
 
     CLOSE = "Close"
@@ -58,7 +58,7 @@ class Range(str, Enum):
 RANGE_TILES: dict[Range, int | None] = {Range.CLOSE: 1, Range.NEARBY: 6, Range.FAR: 12, Range.DISTANT: None}
 
 
-class Modifier(str, Enum):
+class Modifier(StrEnum):
     ADVANTAGE = "advantage"
     DISADVANTAGE = "disadvantage"
 

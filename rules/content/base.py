@@ -79,10 +79,7 @@ def _entry_label(raw: Any, loc: tuple[int | str, ...]) -> tuple[str, str]:
             entry = f"{'.'.join(str(p) for p in loc[:i])}[{part}]" + (f" ({label!r})" if label is not None else "")
             fields = []
             continue
-        if isinstance(node, dict):
-            node = node.get(str(part))
-        else:
-            node = None
+        node = node.get(str(part)) if isinstance(node, dict) else None
         fields.append(str(part))
     return entry, ".".join(fields)
 

@@ -12,6 +12,7 @@ lower case (``"terrified"``, ``"brain damage"``); ``"all"`` means every point.
 
 from __future__ import annotations
 
+import itertools
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
@@ -92,7 +93,7 @@ class RollTable(Strict):
     def _covers_range(self) -> RollTable:
         expr = DiceExpr.parse(self.dice)
         rows = self.rows
-        for a, b in zip(rows, rows[1:], strict=False):
+        for a, b in itertools.pairwise(rows):
             if a.max is None or b.min is None or b.min != a.max + 1:
                 raise ValueError(f"rows must be in order and contiguous: {a.min}-{a.max} then {b.min}-{b.max}")
         for r in rows:
