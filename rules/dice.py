@@ -57,8 +57,11 @@ class DiceExpr:
     def parse(cls, text: str | int) -> DiceExpr:
         if isinstance(text, int):
             return cls(count=0, sides=6, bonus=text)
+        if re.fullmatch(r"\s*\d+\s*", text):  # a plain number: "5"
+            return cls(count=0, sides=6, bonus=int(text))
         m = _EXPR.match(text)
-        if not m or not (m["sides"] or m["pre"] or m["post"]):
+        # a leading "N +" needs dice after it ("2 +" alone is not a formula)
+        if not m or not (m["sides"] or m["post"]) or (m["pre"] and not m["sides"]):
             raise ValueError(f"not a dice formula: {text!r} (expected e.g. '2d6', '2 + 2d6', '3 x 2d6')")
         count = 0
         sides = 6
