@@ -167,10 +167,10 @@ def evaluate(spec: TestSpec, main: tuple[int, ...], helper: int | None) -> Verdi
     great = success and sum(1 for f in kept if f == 6) >= 2
     crit = (not success) and 1 in kept
     ff = spec.fatigue_faces
-    if spec.check:
+    if spec.extra_effort:
+        fatigue = True  # paid before the roll, even in a check; 1s and 4s cost nothing more
+    elif spec.check:
         fatigue = False
-    elif spec.extra_effort:
-        fatigue = True  # paid before the roll; 1s and 4s cost nothing more
     elif spec.keep_safe:
         fatigue = (not success) and any(f in ff for f in kept_main)
     else:
