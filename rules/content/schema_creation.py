@@ -20,6 +20,7 @@ from pydantic import Field, model_validator
 
 from rules.content.base import AttrCode, Dice, Name, Notation, Strict, Text, UsageDie
 from rules.content.schema_magic import SchoolName
+from rules.content.schema_tables import ArmourType, WeaponClass
 from rules.dice import DiceExpr
 
 # --- names used by the book ---------------------------------------------------------------------------------
@@ -183,11 +184,9 @@ class LifepathFile(Strict):
 
 # --- classes.toml -------------------------------------------------------------------------------------------
 
-Arsenal = Literal["weapon master", "basic weapon training", "no weapon training"]
-WeaponClass = Literal[
-    "any", "one_handed", "one_handed_melee", "small_one_handed", "staves", "ranged", "bows", "crossbows",
-]  # fmt: skip
-ArmorType = Literal["cloth", "leather", "heavy"]
+#: the arsenal levels of character.toml ("Weapon and armor use depends on the character arsenal skill")
+Arsenal = Literal["Weapon master", "Basic weapon training", "No weapon training"]
+ArmorType = ArmourType
 Choice = Literal["background", "manoeuvre", "school", "spells", "equipment_option", "god", "prayers"]
 RangeBand = Literal["Close", "Nearby", "Far", "Distant"]
 

@@ -1,4 +1,6 @@
-"""Schema of ``magic.toml``: casting rules, spells, transmuting, mishaps, miracles, prayers and gods.
+"""Schema of ``magic.toml``: casting rules, spells, mishaps, miracles, prayers and gods.
+
+The Alchemists' transmuting rules, extracts and potion recipes are in ``alchemy.toml`` (schema_equipment).
 
 Field meanings and every ``special`` tag are documented in ``resources/content/docs/magic.md``.
 """
@@ -9,8 +11,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from rules.content.base import AttrCode, Dice, Name, Notation, Strict, Text, UsageDie
+from rules.content.base import AttrCode, Dice, Name, Notation, Strict, Text
 from rules.content.effects import Outcome, RollTable
+from rules.dice import DiceExpr
 
 SchoolName = Literal[
     "Necromancers of Yadar",
@@ -103,8 +106,7 @@ class MagicEffect(Strict):
     attack: Notation | None = None
     range: RangeBand | None = None  # the band named for the target or area (absent: none given)
     range_text: str | None = None  # the book's parenthesis when it says more than the band ("Nearby ally")
-    duration: Dice | None = None  # rolled duration
-    duration_fixed: int | None = Field(None, ge=1, le=12)  # fixed duration
+    duration: Dice | None = None  # "1d6" rolled, "2" fixed; in duration_unit
     duration_unit: DurationUnit | None = None
     secret_duration: bool = False  # the GM rolls the duration in secret
     channelled: bool = False
@@ -113,14 +115,12 @@ class MagicEffect(Strict):
 
     @model_validator(mode="after")
     def _duration(self) -> MagicEffect:
-        if self.duration is not None and self.duration_fixed is not None:
-            raise ValueError("give duration (dice) or duration_fixed, not both")
-        numeric = self.duration is not None or self.duration_fixed is not None
+        numeric = self.duration is not None
         if numeric and self.duration_unit in (None, "combat", "expedition", "channelled"):
             raise ValueError("a numeric duration needs a unit: turns, exploration_turns, combat_turns, rounds, decays")
         if not numeric and self.duration_unit not in (None, "combat", "expedition", "channelled"):
-            raise ValueError(f"duration_unit {self.duration_unit!r} needs duration or duration_fixed")
-        if self.secret_duration and self.duration is None:
+            raise ValueError(f"duration_unit {self.duration_unit!r} needs a duration")
+        if self.secret_duration and (self.duration is None or DiceExpr.parse(self.duration).count == 0):
             raise ValueError("secret_duration needs a rolled duration")
         if self.channelled != (self.duration_unit == "channelled"):
             raise ValueError("channelled spells have duration_unit = 'channelled'")
@@ -139,29 +139,6 @@ class Prayer(MagicEffect):
 class School(Strict):
     name: SchoolName
     text: Text  # the book's description of the school
-
-
-class Extract(Strict):
-    name: Name
-    yig: int = Field(ge=-1, le=1)
-    grai: int = Field(ge=-1, le=1)
-
-
-class Potion(Strict):
-    name: Name
-    yig: int = Field(ge=-3, le=3)
-    grai: int = Field(ge=-3, le=3)
-    text: Text
-    usage: UsageDie | None = None  # "Ud4 uses"
-
-
-class Transmuting(Strict):
-    text: Text
-    extraction_turns: int = Field(ge=1, le=1)  # exploration turns to take an extract
-    extra_corpses_per_int_proficiency: int = Field(ge=1, le=1)
-    extracts_per_slot: int = Field(ge=2, le=2)  # different extracts sharing one slot
-    same_extract_stacks: bool  # any number of one type in one slot
-    requires: list[Name]  # items needed to extract / transmute
 
 
 class Sacrifice(Strict):
@@ -196,9 +173,6 @@ class MagicFile(Strict):
     casting: Casting
     schools: Annotated[list[School], Field(min_length=5, max_length=5)]
     spells: list[Spell]
-    transmuting: Transmuting
-    extracts: Annotated[list[Extract], Field(min_length=1)]
-    potions: Annotated[list[Potion], Field(min_length=1)]
     spell_mishaps: RollTable
     miracles: RollTable
     gods_text: Text  # the book's introduction to the new gods
@@ -210,8 +184,6 @@ class MagicFile(Strict):
     def _check(self) -> MagicFile:
         _unique("school", [s.name for s in self.schools])
         _unique("spell", [s.name for s in self.spells])
-        _unique("extract", [e.name for e in self.extracts])
-        _unique("potion", [p.name for p in self.potions])
         _unique("god", [g.name for g in self.gods])
         _unique("prayer", [p.name for p in self.prayers])
         for school in SCHOOLS:
