@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from rules.content.base import AttrCode, Name, Rarity, Strict, Text
 from rules.content.effects import Outcome, RollTable, TableRow
@@ -201,11 +201,6 @@ class Interlude(Strict):
         return self
 
 
-def _single_1d6(table: RollTable, what: str) -> None:
-    if table.dice != "1d6":
-        raise ValueError(f"{what} is rolled on 1d6")
-
-
 class BlacksaltFile(Strict):
     """``blacksalt.toml``."""
 
@@ -222,42 +217,52 @@ class BlacksaltFile(Strict):
     shopping: Annotated[list[Shopping], Field(min_length=5, max_length=5)]
     settlement_doom: Annotated[list[DoomStep], Field(min_length=7, max_length=7)]
 
-    @model_validator(mode="after")
-    def _cross(self) -> BlacksaltFile:
-        if [s.size for s in self.sizes] != [1, 2, 3, 4, 5] or [s.name for s in self.sizes] != list(SIZE_NAMES):
+    @field_validator("sizes")
+    @classmethod
+    def _sizes(cls, v: list[SettlementSize]) -> list[SettlementSize]:
+        if [s.size for s in v] != [1, 2, 3, 4, 5] or [s.name for s in v] != list(SIZE_NAMES):
             raise ValueError("sizes are 1 Small Camp .. 5 City, in order")
-        _unique(
-            [s.name for s in self.settlements]
-            + [a for s in self.settlements for a in s.aliases]
-            + [loc.name for loc in self.locations],
-            "place name or alias",
-        )
-        for t, what in (
-            (self.events, "events"),
-            (self.bad_events, "bad_events"),
-            (self.opportunities, "opportunities"),
-        ):
-            _single_1d6(t, what)
-        _unique([s.name for s in self.sleep], "sleep location")
-        _unique([s.rule for s in self.sleep], "sleep rule")
-        _unique([a.name for a in self.interlude_actions], "interlude action")
-        _unique([a.rule for a in self.interlude_actions], "interlude action rule")
-        _unique([o.rule for a in self.interlude_actions for o in a.options], "interlude option rule")
-        if [s.size for s in self.shopping] != [1, 2, 3, 4, 5]:
+        return v
+
+    @field_validator("events", "bad_events", "opportunities")
+    @classmethod
+    def _d6(cls, v: EventTable) -> EventTable:
+        if v.dice != "1d6":
+            raise ValueError(f"{v.name} is rolled on 1d6")
+        return v
+
+    @field_validator("sleep")
+    @classmethod
+    def _sleep(cls, v: list[SleepLocation]) -> list[SleepLocation]:
+        _unique([s.name for s in v], "sleep location")
+        _unique([s.rule for s in v], "sleep rule")
+        return v
+
+    @field_validator("interlude_actions")
+    @classmethod
+    def _actions(cls, v: list[InterludeAction]) -> list[InterludeAction]:
+        _unique([a.name for a in v], "interlude action")
+        _unique([a.rule for a in v] + [o.rule for a in v for o in a.options], "interlude action or option rule")
+        return v
+
+    @field_validator("shopping")
+    @classmethod
+    def _shopping(cls, v: list[Shopping]) -> list[Shopping]:
+        if [s.size for s in v] != [1, 2, 3, 4, 5]:
             raise ValueError("shopping lists sizes 1..5 in order")
         for rarity in RARITY_ORDER:
-            ranks = [_rank(s.availability(rarity)) for s in self.shopping]
+            ranks = [_rank(s.availability(rarity)) for s in v]
             if ranks != sorted(ranks):
                 raise ValueError(f"{rarity} items must not get rarer in bigger settlements")
-        for s in self.shopping:
+        for s in v:
             ranks = [_rank(s.availability(r)) for r in RARITY_ORDER]
             if ranks != sorted(ranks, reverse=True):
                 raise ValueError(f"size {s.size}: rarer items must not be easier to find")
-        self._check_doom()
-        return self
+        return v
 
-    def _check_doom(self) -> None:
-        steps = self.settlement_doom
+    @field_validator("settlement_doom")
+    @classmethod
+    def _doom(cls, steps: list[DoomStep]) -> list[DoomStep]:
         if [d.step for d in steps] != list(range(1, 8)):
             raise ValueError("settlement_doom lists steps 1..7 in order")
         flags = ("no_inn", "no_shopping", "no_surgeon", "no_entertainment", "hunted")
@@ -271,6 +276,17 @@ class BlacksaltFile(Strict):
                 b.max_rarity is None or RARITY_ORDER.index(b.max_rarity) > RARITY_ORDER.index(a.max_rarity)
             ):
                 raise ValueError(f"doom step {b.step}: effects are cumulative (max_rarity widened)")
+        return steps
+
+    @model_validator(mode="after")
+    def _places(self) -> BlacksaltFile:
+        _unique(
+            [s.name for s in self.settlements]
+            + [a for s in self.settlements for a in s.aliases]
+            + [loc.name for loc in self.locations],
+            "place name or alias",
+        )
+        return self
 
 
 # --------------------------------------------------------------------------- names.toml

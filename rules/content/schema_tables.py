@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from rules.content.base import AttrCode, Dice, Name, Notation, Strict, Text
 from rules.content.effects import AFFLICTIONS, Affliction, Outcome, RollTable, TableRow
@@ -270,18 +270,13 @@ class CharacterFile(Strict):
     arsenal: Arsenal
     insight: Insight
 
-    @model_validator(mode="after")
-    def _cross(self) -> CharacterFile:
-        _unique([s.name for s in self.skills] + [a for s in self.skills for a in s.aliases], "skill name or alias")
-        _unique([t.name for t in self.traits] + [a for t in self.traits for a in t.aliases], "trait name or alias")
-        _unique([t.name for t in self.traumas], "trauma")
-        _unique([s.rule for s in self.skills], "skill rule")
-        _unique([t.rule for t in self.traits if t.same_as_skill is None], "trait rule")
-        _unique([t.rule for t in self.traumas], "trauma rule")
-        if sorted(a.name for a in self.afflictions) != sorted(AFFLICTIONS):
-            raise ValueError("afflictions must list each of the 12 afflictions once")
-        skills = {s.name.casefold(): s for s in self.skills}
-        for s in self.skills:
+    @field_validator("skills")
+    @classmethod
+    def _skills(cls, v: list[Skill]) -> list[Skill]:
+        _unique([s.name for s in v] + [a for s in v for a in s.aliases], "skill name or alias")
+        _unique([s.rule for s in v], "skill rule")
+        skills = {s.name.casefold(): s for s in v}
+        for s in v:
             if s.advanced_of is None:
                 continue
             basic = skills.get(s.advanced_of.casefold())
@@ -289,6 +284,32 @@ class CharacterFile(Strict):
                 raise ValueError(f"skill {s.name!r}: advanced_of names no skill: {s.advanced_of!r}")
             if basic.advanced_of is not None:
                 raise ValueError(f"skill {s.name!r}: {basic.name!r} is itself advanced")
+        return v
+
+    @field_validator("traits")
+    @classmethod
+    def _traits(cls, v: list[Trait]) -> list[Trait]:
+        _unique([t.name for t in v] + [a for t in v for a in t.aliases], "trait name or alias")
+        _unique([t.rule for t in v if t.same_as_skill is None], "trait rule")
+        return v
+
+    @field_validator("traumas")
+    @classmethod
+    def _traumas(cls, v: list[Trauma]) -> list[Trauma]:
+        _unique([t.name for t in v], "trauma")
+        _unique([t.rule for t in v], "trauma rule")
+        return v
+
+    @field_validator("afflictions")
+    @classmethod
+    def _afflictions(cls, v: list[AfflictionEntry]) -> list[AfflictionEntry]:
+        if sorted(a.name for a in v) != sorted(AFFLICTIONS):
+            raise ValueError("afflictions must list each of the 12 afflictions once")
+        return v
+
+    @model_validator(mode="after")
+    def _cross(self) -> CharacterFile:
+        skills = {s.name.casefold(): s for s in self.skills}
         for t in self.traits:
             if t.same_as_skill is None:
                 continue
@@ -495,29 +516,47 @@ class TablesFile(Strict):
     combat: Combat
     combat_actions: Annotated[list[CombatAction], Field(min_length=1)]
 
-    @model_validator(mode="after")
-    def _cross(self) -> TablesFile:
-        if self.decay.dice != "2d6":
+    @field_validator("decay")
+    @classmethod
+    def _decay(cls, v: RollTable) -> RollTable:
+        if v.dice != "2d6":
             raise ValueError("decay is rolled on 2d6")
-        _single_rows(self.decay)
-        if self.omens.dice != "1d6":
+        _single_rows(v)
+        return v
+
+    @field_validator("omens")
+    @classmethod
+    def _omens(cls, v: AmountTable) -> AmountTable:
+        if v.dice != "1d6":
             raise ValueError("omens are rolled on 1d6")
-        _single_rows(self.omens)
-        if self.mortal_wounds.dice != "1d6":
+        _single_rows(v)
+        return v
+
+    @field_validator("mortal_wounds")
+    @classmethod
+    def _mortal(cls, v: RollTable) -> RollTable:
+        if v.dice != "1d6":
             raise ValueError("mortal wounds are rolled on 1d6")
-        mw = self.mortal_wounds.rows
-        if mw[0].min is not None or mw[-1].max is not None:
+        if v.rows[0].min is not None or v.rows[-1].max is not None:
             raise ValueError("mortal wounds: the first row is open-low (0-) and the last open-high (7+)")
-        if [r.name for r in self.ranges] != ["Close", "Nearby", "Far", "Distant"]:
+        return v
+
+    @field_validator("ranges")
+    @classmethod
+    def _ranges(cls, v: list[RangeEntry]) -> list[RangeEntry]:
+        if [r.name for r in v] != ["Close", "Nearby", "Far", "Distant"]:
             raise ValueError("ranges are Close, Nearby, Far, Distant in that order")
-        for a, b in pairwise(self.ranges):
+        for a, b in pairwise(v):
             if a.max_tiles is None or b.min_tiles != a.max_tiles + 1:
                 raise ValueError(f"range {b.name} must start right after {a.name}")
-        _unique([a.name for a in self.exploration_actions], "exploration action")
-        _unique([a.rule for a in self.exploration_actions], "exploration action rule")
-        _unique([a.name for a in self.combat_actions], "combat action")
-        _unique([a.rule for a in self.combat_actions], "combat action rule")
-        return self
+        return v
+
+    @field_validator("exploration_actions", "combat_actions")
+    @classmethod
+    def _actions(cls, v: list[ExplorationAction] | list[CombatAction]) -> list[ExplorationAction] | list[CombatAction]:
+        _unique([a.name for a in v], "action")
+        _unique([a.rule for a in v], "action rule")
+        return v
 
 
 FILES: dict[str, type[Strict]] = {"character.toml": CharacterFile, "tables.toml": TablesFile}
