@@ -116,6 +116,9 @@ class Character:
     def test_spec(self, a: Attr | str, *, in_combat: bool = False, **options: Any) -> TestSpec:
         """The :class:`TestSpec` for testing attribute ``a`` with this character's afflictions."""
         st = self.attr(a)
+        if options.get("extra_effort") and (st.available <= 0 or "plagued" in self.afflictions):
+            # the point would be a wound (no die left to tire, or Plagued): not allowed
+            raise RuleError("A character cannot spend fatigue if it would cause a wound (extra effort).")
         return TestSpec(
             dice=self.available(a, in_combat=in_combat),
             proficiency=st.proficiency,
