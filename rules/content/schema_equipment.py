@@ -14,6 +14,7 @@ from pydantic import AfterValidator, Field, model_validator
 
 from rules.content.base import AttrCode, Dice, Name, Notation, Rarity, Strict, Text, UsageDie
 from rules.content.effects import Outcome
+from rules.content.schema_tables import WeaponClass
 from rules.dice import DiceExpr
 from rules.notation import parse_attack, parse_range
 
@@ -255,6 +256,7 @@ class Weapon(Strict):
     name: Name
     notation: Notation
     rarity: Rarity
+    weapon_class: WeaponClass  # for the arsenal rule (character.toml)
     hands: Literal[1, 2] = 1
     one_handed_penalty: int = Field(0, ge=0, le=1)  # dice fewer when a 2-handed weapon is used with 1 hand
     range: RangeText = "Close"
@@ -286,6 +288,8 @@ class Weapon(Strict):
             raise ValueError("special text and special fields must go together")
         if len(set(self.rules)) != len(self.rules):
             raise ValueError("repeated rule")
+        if (self.weapon_class == "two_handed_melee") != (self.hands == 2 and self.range in ("Close", "2 tiles")):
+            raise ValueError("two_handed_melee is the class of two-handed melee weapons, and only theirs")
         base = parse_attack(self.notation)
         for alt in (self.close_notation, self.dual_wield_notation):
             if alt is not None and parse_attack(alt).attributes != base.attributes:

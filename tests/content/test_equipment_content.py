@@ -261,6 +261,14 @@ def test_weapon_special_fields(weapons: WeaponsFile) -> None:
     assert hatchet.ignore_shield_tokens and hatchet.range == "Nearby"
     assert set(hatchet.rules) == {"thrown", "str_throw_coin_flip", "str_melee"}
     assert by["Notched whip"].reach_diagonal and by["Notched whip"].hands == 1
+    classes = Counter(w.weapon_class for w in weapons.weapons)
+    assert classes == {
+        "small_one_handed": 2,
+        "one_handed_melee": 6,
+        "two_handed_melee": 3,
+        "staff": 2,
+        "ranged": 3,
+    }
     assert by["Quarterstaff"].rules == ["dodge_token_on_hit"]
     assert by["War hammer"].rules == ["stun_on_six"]
     assert by["Sacrificial dagger"].rules == ["breaks_when_fully_reduced"]
@@ -419,7 +427,7 @@ def _broken(tmp_path: Path, name: str, old: str, new: str) -> Path:
         ("items.toml", 'text = "Nothing fancy."\ntags = ["equipment"]', 'text = "Nothing fancy."\ntags = "equipment"',
          "'Common clothes'", "tags"),
         # missing field
-        ("weapons.toml", 'notation = "STR 3+1B"\nrarity = "uncommon"\n\n', 'rarity = "uncommon"\n\n', "'Falchion'",
+        ("weapons.toml", 'notation = "STR 3+1B"\nrarity = "uncommon"\n', 'rarity = "uncommon"\n', "'Falchion'",
          "notation"),
         # broken notation
         ("weapons.toml", 'notation = "STR 4+2B"', 'notation = "STR four"', "'Battle axe'", "notation"),
