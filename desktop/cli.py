@@ -1,0 +1,214 @@
+"""The command line, for players, GMs and tests.  No Qt here.
+
+Every sub-command imports only what it needs, so ``blacksalt odds`` starts
+fast.  Bad input exits with status 2 and a message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+EXIT_USAGE = 2
+EXIT_NOT_FOUND = 3
+EXIT_CONTENT = 4
+
+
+def _bounded(lo: int, hi: int, what: str) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{what} must be between {lo} and {hi}, not {value}")
+        return value
+
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="blacksalt",
+        description="Blacksalt: a solo game of Dead Weight (rules by Pedro Medeiros, CC BY 4.0).",
+    )
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    o = sub.add_parser("odds", help="exact odds of an attribute test", description="Exact odds of a test or check.")
+    o.add_argument("--dice", type=_bounded(-6, 12, "--dice"), required=True, help="available dice (may be 0 or less)")
+    o.add_argument("--proficiency", type=_bounded(0, 6, "--proficiency"), default=0)
+    o.add_argument("--advantage", type=_bounded(0, 6, "--advantage"), default=0)
+    o.add_argument("--disadvantage", type=_bounded(0, 6, "--disadvantage"), default=0)
+    o.add_argument("--tokens", type=_bounded(0, 6, "--tokens"), default=0, help="dodge/shield tokens spent against it")
+    o.add_argument("--extra-effort", action="store_true")
+    o.add_argument("--keep-safe", action="store_true")
+    o.add_argument("--check", action="store_true", help="a check: 1s and 4s cost no fatigue")
+    o.add_argument("--help-die", action="store_true", help="an ally helps with one die")
+    o.add_argument("--helper-proficiency", type=_bounded(0, 6, "--helper-proficiency"), default=0)
+    o.add_argument("--dauntless", action="store_true")
+    o.add_argument("--burden", action="store_true", help="use the burden: disadvantage, no proficiency")
+    o.add_argument("--affliction", nargs="+", default=[], metavar="NAME", help="terrified, hopeless, angry, sleepy")
+    o.add_argument("--json", action="store_true")
+
+    r = sub.add_parser("rules", help="look up a rules entry", description="Print one entry of the game's content.")
+    r.add_argument("kind", metavar="KIND", help="monster, weapon, armor, shield, item, skill, trait, affliction, "
+                   "spell, prayer, settlement")  # fmt: skip
+    r.add_argument("name", nargs="+", metavar="NAME")
+    r.add_argument("--json", action="store_true")
+
+    c = sub.add_parser("character", help="roll a random adventurer")
+    c.add_argument("--seed", type=_bounded(0, 2**63 - 1, "--seed"), default=None)
+    c.add_argument("--class", dest="klass", default=None, metavar="CLASS", help="Warrior, Thief, Wizard or Cleric")
+    c.add_argument("--json", action="store_true")
+
+    sub.add_parser("validate", help="load and check every resource file")
+    return p
+
+
+def run(argv: Sequence[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(list(argv))
+    if args.command is None:
+        parser.print_help()
+        return 0
+    handler = {"odds": cmd_odds, "rules": cmd_rules, "character": cmd_character, "validate": cmd_validate}
+    try:
+        return handler[args.command](args)
+    except BrokenPipeError:  # `blacksalt ... | head`
+        return 0
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> int:
+    print(f"blacksalt: {message}", file=sys.stderr)
+    return code
+
+
+# --- odds ------------------------------------------------------------------------------
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    from rules.checks import TEST_AFFLICTIONS, RuleError, TestSpec
+    from rules.odds import odds
+
+    afflictions = {a.lower() for a in args.affliction}
+    unknown = afflictions - TEST_AFFLICTIONS
+    if unknown:
+        return _fail(f"afflictions that change a test are {', '.join(sorted(TEST_AFFLICTIONS))}; "
+                     f"not {', '.join(sorted(unknown))}")  # fmt: skip
+    try:
+        spec = TestSpec(
+            dice=args.dice,
+            proficiency=args.proficiency,
+            advantage=args.advantage,
+            disadvantage=args.disadvantage,
+            opponent_rerolls=args.tokens,
+            extra_effort=args.extra_effort,
+            keep_safe=args.keep_safe,
+            check=args.check,
+            help=args.help_die,
+            helper_proficiency=args.helper_proficiency,
+            afflictions=frozenset(afflictions),
+            dauntless=args.dauntless,
+            burden=args.burden,
+        )
+    except RuleError as exc:
+        return _fail(str(exc))
+    result = odds(spec)
+    out = {k: round(v, 12) for k, v in result.as_dict().items()}
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    rolled = f"{spec.main_dice} dice, keep the lowest" if spec.keep_lowest else f"{spec.main_dice} dice"
+    if spec.helper_die:
+        rolled += " + 1 helper die"
+    print(f"{'Check' if spec.check else 'Test'}: {rolled}; rerolls: you {spec.player_rerolls}, GM {spec.gm_rerolls}")
+    labels = [("success", "Success"), ("great_success", "Great success"), ("critical_failure", "Critical failure"),
+              ("fatigue", "Fatigue")]  # fmt: skip
+    if spec.helper_die:
+        labels.append(("helper_fatigue", "Helper's fatigue"))
+    for key, label in labels:
+        print(f"  {label:<18}{out[key] * 100:6.2f}%")
+    return 0
+
+
+# --- rules -----------------------------------------------------------------------------
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from rules.content.base import ContentError
+    from rules.content.registry import KINDS, load_content
+
+    kind = args.kind.lower()
+    if kind == "armour":
+        kind = "armor"
+    if kind not in KINDS:
+        return _fail(f"unknown kind {args.kind!r}; choose one of {', '.join(KINDS)}")
+    try:
+        content = load_content()
+    except ContentError as exc:
+        return _fail(f"the game's content is damaged:\n{exc}", EXIT_CONTENT)
+    name = " ".join(args.name)
+    entry = content.find(kind, name)
+    if entry is None:
+        close = content.suggest(kind, name)
+        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        return _fail(f"no {kind} named {name!r}{hint}", EXIT_NOT_FOUND)
+    data = content.describe(kind, entry)
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        print(content.card(kind, entry))
+    return 0
+
+
+# --- character -------------------------------------------------------------------------
+
+
+def cmd_character(args: argparse.Namespace) -> int:
+    from random import Random, SystemRandom
+
+    from rules.content.base import ContentError
+    from rules.content.registry import load_content
+    from rules.creation import random_adventurer
+
+    try:
+        content = load_content()
+    except ContentError as exc:
+        return _fail(f"the game's content is damaged:\n{exc}", EXIT_CONTENT)
+    seed = args.seed if args.seed is not None else SystemRandom().randrange(2**63)
+    if args.klass is not None:
+        names = [c.name for c in content.classes.classes]
+        match = [n for n in names if n.lower() == args.klass.lower()]
+        if not match:
+            return _fail(f"unknown class {args.klass!r}; choose one of {', '.join(names)}")
+        args.klass = match[0]
+    adventurer = random_adventurer(content, Random(seed), klass=args.klass)
+    data = {"seed": seed, **adventurer.to_dict()}
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        print(adventurer.sheet())
+        print(f"\n(seed {seed})")
+    return 0
+
+
+# --- validate --------------------------------------------------------------------------
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from rules.content.base import ContentError
+    from rules.content.registry import load_content
+
+    try:
+        content = load_content(cached=False)
+    except ContentError as exc:
+        return _fail(f"content is invalid:\n{exc}", EXIT_CONTENT)
+    counts = content.counts()
+    width = max(len(k) for k in counts)
+    for key, n in counts.items():
+        print(f"{key:<{width}}  {n:>4}")
+    print(f"{'total':<{width}}  {sum(counts.values()):>4}  entries in {len(content.files)} files: all valid")
+    return 0
