@@ -136,7 +136,6 @@ class Trait(Strict):
     text: Text
     rule: RuleTag
     aliases: list[Name] = []
-    same_as_skill: Name | None = None  # the trait is the skill of that name, given by a class
     test_attr: AttrCode | None = None
     risk_dice: int = Field(0, ge=0, le=6)  # Rejected by death: 2d!
     extra_dice: SmallInt = 0  # Dauntless: 2 extra dice after a success
@@ -151,7 +150,6 @@ class Trait(Strict):
     dex_instead_of_str: bool = False  # Cold blood back-stab
     ignores_resistance: bool = False  # Cold blood
     sees_omens: bool = False  # Third eye
-    move_tiles: SmallInt = 0  # Slippery
 
     @model_validator(mode="after")
     def _checks(self) -> Trait:
@@ -290,7 +288,7 @@ class CharacterFile(Strict):
     @classmethod
     def _traits(cls, v: list[Trait]) -> list[Trait]:
         _unique([t.name for t in v] + [a for t in v for a in t.aliases], "trait name or alias")
-        _unique([t.rule for t in v if t.same_as_skill is None], "trait rule")
+        _unique([t.rule for t in v], "trait rule")
         return v
 
     @field_validator("traumas")
@@ -309,15 +307,11 @@ class CharacterFile(Strict):
 
     @model_validator(mode="after")
     def _cross(self) -> CharacterFile:
-        skills = {s.name.casefold(): s for s in self.skills}
+        skills = {s.name.casefold() for s in self.skills} | {a.casefold() for s in self.skills for a in s.aliases}
         for t in self.traits:
-            if t.same_as_skill is None:
-                continue
-            sk = skills.get(t.same_as_skill.casefold())
-            if sk is None:
-                raise ValueError(f"trait {t.name!r}: same_as_skill names no skill")
-            if sk.rule != t.rule:
-                raise ValueError(f"trait {t.name!r}: same rule tag as skill {sk.name!r} expected")
+            for n in [t.name, *t.aliases]:
+                if n.casefold() in skills:
+                    raise ValueError(f"trait {t.name!r}: {n!r} is also a skill name")
         return self
 
 

@@ -38,7 +38,7 @@ def test_files_registry() -> None:
 
 def test_counts(char: CharacterFile) -> None:
     assert len(char.skills) == 26
-    assert len(char.traits) == 11  # 10 of the list + Slippery (the Lone Rogue's trait)
+    assert len(char.traits) == 10  # Slippery is a skill (see rulings)
     assert len(char.traumas) == 7
     assert len(char.afflictions) == 12
     assert len(char.arsenal.levels) == 3
@@ -91,6 +91,7 @@ def test_skill_numbers(char: CharacterFile) -> None:
     assert sk["Pilfer"].interlude_silver == "1d6"
     i = sk["Intimidate"]
     assert (i.attack, i.attack_range, i.combat_actions, i.uses_per_combat) == ("PRE 1N", "nearby", 2, 1)
+    assert i.attack is not None
     atk = parse_attack(i.attack)
     assert atk.damage == 1 and {e.value for e in atk.effects} == {"N"}
     v = sk["Veteran"]
@@ -114,7 +115,7 @@ def test_traits(char: CharacterFile) -> None:
     tr = {t.name: t for t in char.traits}
     assert set(tr) == {
         "Berserker", "Bad omens", "Battle trance", "Cold blood", "Divine mandate", "Hardened",
-        "Magic user", "Rejected by death", "Dauntless", "Third eye", "Slippery",
+        "Magic user", "Rejected by death", "Dauntless", "Third eye",
     }  # fmt: skip
     assert tr["Rejected by death"].risk_dice == 2
     assert tr["Dauntless"].extra_dice == 2
@@ -127,7 +128,7 @@ def test_traits(char: CharacterFile) -> None:
     assert tr["Berserker"].ignore_attrs_in_combat == ["STR"]
     assert (tr["Divine mandate"].casts, tr["Magic user"].casts) == ("prayers", "spells")
     assert tr["Third eye"].sees_omens
-    assert tr["Slippery"].same_as_skill == "Slippery" and tr["Slippery"].rule == "slippery"
+    assert "Slippery" not in tr  # a skill, reached by the Lone Rogue through classes.toml
 
 
 def test_traumas(char: CharacterFile) -> None:
