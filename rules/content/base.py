@@ -72,7 +72,13 @@ def _entry_label(raw: Any, loc: tuple[int | str, ...]) -> tuple[str, str]:
     fields: list[str] = []
     for i, part in enumerate(loc):
         if isinstance(part, int) and isinstance(node, list):
-            node = node[part] if part < len(node) else None
+            element = node[part] if part < len(node) else None
+            if not isinstance(element, dict) and fields:
+                # an index inside a list of plain values: part of the field, not a new entry
+                fields[-1] += f"[{part}]"
+                node = element
+                continue
+            node = element
             label = None
             if isinstance(node, dict):
                 label = node.get("name") or node.get("id") or node.get("roll")
