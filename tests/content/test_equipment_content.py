@@ -463,7 +463,7 @@ def test_cross_field_validators(tmp_path: Path) -> None:
         load_toml(path, WeaponsFile)
     # an AP part out of range (the message names the list position)
     path = _broken(tmp_path, "armor.toml", "ap = [2, 3]", "ap = [2, 7]")
-    with pytest.raises(ContentError, match=r"armor\.8\.ap\[1\]"):
+    with pytest.raises(ContentError, match=r"entry armor\[8\] \('Gothic plate armor'\): field ap\[1\]"):
         load_toml(path, ArmorFile)
     # an unknown item tag
     path = _broken(

@@ -356,7 +356,7 @@ def _broken(tmp_path: Path, src: Path, old: str, new: str) -> Path:
         ('name = "Pilfer"\n', 'name = "Pilfer"\nsilver = 3\n', "'Pilfer'", "silver"),  # unknown key
         ('rule = "pilfer"\n', "", "'Pilfer'", "rule"),  # missing field
         ("risk_dice = 2\n", "risk_dice = 9\n", "'Rejected by death'", "risk_dice"),  # out of range
-        ('removed_by = ["eating"]', 'removed_by = ["snacking"]', "afflictions.0", "removed_by"),
+        ('removed_by = ["eating"]', 'removed_by = ["snacking"]', "afflictions[0] ('hungry')", "removed_by[0]"),
     ],
 )
 def test_broken_character_rejected(tmp_path: Path, old: str, new: str, entry: str, field: str) -> None:
