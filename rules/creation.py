@@ -456,4 +456,34 @@ def random_adventurer(
         roll_lifepath(adv, content, table_id, rng, choose)
     classes: list[str] = [c.name for c in content.classes.classes]
     apply_class(adv, content, klass or choose.pick(adv, "class", classes)[0], rng, choose)
+    spend_leftover_insight(adv, content, choose)
     return adv
+
+
+def spend_leftover_insight(adv: Adventurer, content: Content, chooser: CreationChooser) -> list[str]:
+    """Spend the insight left at the end of creation ("That is recommended"), within the creation limits.
+
+    Prefers raising the lowest score, then a new skill; returns the log lines.
+    """
+    from rules.progression import learnable_skills, spend, spend_options
+
+    ch = adv.character
+    skills = [(s.name, s.advanced_of) for s in content.character.skills]
+    upgrades = {s.name: s.advanced_of for s in content.character.skills if s.advanced_of}
+    log: list[str] = []
+    preference = ("increase_lowest_score", "learn_skill")
+    while ch.insight > 0:
+        options = {
+            o.rule: o
+            for o in spend_options(ch, list(content.character.insight.spends), learnable_skills(ch, skills),
+                                   at_creation=True)
+            if o.unavailable is None
+        }  # fmt: skip
+        rule = next((r for r in preference if r in options), None)
+        if rule is None:
+            break
+        option = options[rule]
+        target = chooser.pick(adv, option.name, list(option.targets))[0]
+        log.append(spend(ch, option, target, upgrades=upgrades))
+    adv.notes.extend(log)
+    return log
