@@ -31,6 +31,7 @@ def test_odds_json_exact(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_odds_one_die(capsys: pytest.CaptureFixture[str]) -> None:
     code, text, _ = out(capsys, "odds", "--dice", "1", "--json")
+    assert code == 0
     data = json.loads(text)
     assert data == pytest.approx(
         {"success": 0.5, "great_success": 0.0, "critical_failure": 1 / 6, "fatigue": 1 / 3, "helper_fatigue": 0.0}
@@ -51,6 +52,7 @@ def test_odds_options_change_the_numbers(capsys: pytest.CaptureFixture[str]) -> 
     assert success("--keep-safe") < base
     assert success("--extra-effort") > base
     code, text, _ = out(capsys, "odds", "--dice", "3", "--check", "--json")
+    assert code == 0
     assert json.loads(text)["fatigue"] == 0
 
 
@@ -98,6 +100,7 @@ def test_rules_monster_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_rules_weapon_parsed_attack(capsys: pytest.CaptureFixture[str]) -> None:
     code, text, _ = out(capsys, "rules", "weapon", "falchion", "--json")
+    assert code == 0
     w = json.loads(text)
     a = w["attack"]
     for key in ("attributes", "modifier", "damage", "crit_damage", "effects", "crit_effects", "range"):
@@ -107,6 +110,7 @@ def test_rules_weapon_parsed_attack(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_rules_rend_disadvantage(capsys: pytest.CaptureFixture[str]) -> None:
     code, text, _ = out(capsys, "rules", "monster", "bugbear", "--json")
+    assert code == 0
     rend = next(a for a in json.loads(text)["actions"] if a["name"] == "Rend")
     assert rend["attack"]["modifier"] == "disadvantage" and rend["attack"]["crit_effects"] == ["B"]
 

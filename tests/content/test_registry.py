@@ -38,19 +38,19 @@ def test_every_kind_has_entries_and_finds_them_case_insensitively(kind: str) -> 
 
 def test_missing_file_is_named(copy: Path) -> None:
     (copy / "bestiary.toml").unlink()
-    with pytest.raises(ContentError, match="bestiary.toml: missing"):
+    with pytest.raises(ContentError, match=r"bestiary\.toml: missing"):
         load_content(copy, cached=False)
 
 
 def test_stray_file_is_refused(copy: Path) -> None:
     (copy / "dragons.toml").write_text("[[dragons]]\nname = 'Smaug'\n")
-    with pytest.raises(ContentError, match="dragons.toml"):
+    with pytest.raises(ContentError, match=r"dragons\.toml"):
         load_content(copy, cached=False)
 
 
 def test_not_toml_is_named(copy: Path) -> None:
     (copy / "weapons.toml").write_text("[[weapons]\nname = ")
-    with pytest.raises(ContentError, match="weapons.toml: not valid TOML"):
+    with pytest.raises(ContentError, match=r"weapons\.toml: not valid TOML"):
         load_content(copy, cached=False)
 
 
