@@ -154,6 +154,8 @@ class Character:
 
     def recover_fatigue(self, a: Attr | str, points: int | None = 1) -> int:
         """Remove fatigue (None: all); Parched characters cannot recover fatigue. Returns points removed."""
+        if points is not None and points < 0:
+            raise ValueError("cannot recover a negative amount of fatigue")
         if "parched" in self.afflictions:
             return 0
         st = self.attr(a)
@@ -246,6 +248,8 @@ class Character:
 
     def heal_wounds(self, a: Attr | str, points: int | None = 1) -> int:
         """Heal wounds on ``a`` (None: all).  Hungry: wounds do not heal."""
+        if points is not None and points < 0:
+            raise ValueError("cannot heal a negative number of wounds")
         if "hungry" in self.afflictions:
             return 0
         st = self.attr(a)

@@ -103,6 +103,7 @@ class Policy:
         self.spec = spec
         self.utility = utility
         self.value = lru_cache(maxsize=None)(self._value)
+        self._dauntless_value = lru_cache(maxsize=None)(self._dauntless_value_uncached)
 
     # -- search ----------------------------------------------------------------------
 
@@ -157,7 +158,7 @@ class Policy:
         extra = self._dauntless_value(main, helper)
         return extra if extra[0] > base[0] + _EPS else base
 
-    def _dauntless_value(self, main: tuple[int, ...], helper: int | None) -> _V:
+    def _dauntless_value_uncached(self, main: tuple[int, ...], helper: int | None) -> _V:
         return _mean([_leaf(self.spec, (*main, a, b), helper, self.utility) for a in FACES for b in FACES])
 
     def use_dauntless(self, main: tuple[int, ...], helper: int | None) -> bool:
