@@ -63,7 +63,7 @@ class Outcome(Strict):
     on_risk: Outcome | None = None
     # "pay 2d6 silver or take 2 wounds": the player picks one alternative
     alternatives: list[Outcome] = []
-    # a named rule the engine implements (documented in resources/content/README.md)
+    # a named rule the engine implements (documented in resources/content/docs/<area>.md)
     special: str | None = None
     duration: Dice | None = None  # turns / days the effect lasts, where the book says
 
