@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 EXIT_USAGE = 2
@@ -65,6 +66,22 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true")
 
     sub.add_parser("validate", help="load and check every resource file")
+
+    d = sub.add_parser(
+        "dungeon",
+        help="generate a dungeon and export it for a GM",
+        description="Generate a dungeon (or re-export one with --from) as JSON, a Markdown key, SVG/PNG maps "
+        "(GM and player), a PDF booklet or a Universal VTT file.",
+    )
+    d.add_argument("--seed", type=_bounded(0, 2**63 - 1, "--seed"), default=None)
+    d.add_argument("--level", type=_bounded(1, 10, "--level"), default=1, help="difficulty, 1-10 (default 1)")
+    d.add_argument("--rooms", type=_bounded(3, 60, "--rooms"), default=12, help="rooms per level, 3-60")
+    d.add_argument("--theme", default=None, help="a theme id (default: chosen by the seed)")
+    d.add_argument("--depth", type=_bounded(1, 5, "--depth"), default=1, help="number of levels, 1-5")
+    d.add_argument("--format", dest="formats", default="json,md", metavar="FORMAT[,FORMAT...]",
+                   help="json, md, svg, png, pdf, uvtt (comma-separated; 'all' for every one)")  # fmt: skip
+    d.add_argument("--out", required=True, metavar="PATH", help="a folder, or a file name without extension")
+    d.add_argument("--from", dest="source", default=None, metavar="FILE", help="re-export a dungeon JSON file")
     return p
 
 
@@ -74,7 +91,13 @@ def run(argv: Sequence[str]) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    handler = {"odds": cmd_odds, "rules": cmd_rules, "character": cmd_character, "validate": cmd_validate}
+    handler = {
+        "odds": cmd_odds,
+        "rules": cmd_rules,
+        "character": cmd_character,
+        "validate": cmd_validate,
+        "dungeon": cmd_dungeon,
+    }
     try:
         return handler[args.command](args)
     except BrokenPipeError:  # `blacksalt ... | head`
@@ -211,4 +234,44 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for key, n in counts.items():
         print(f"{key:<{width}}  {n:>4}")
     print(f"{'total':<{width}}  {sum(counts.values()):>4}  entries in {len(content.files)} files: all valid")
+    return 0
+
+
+# --- dungeon ---------------------------------------------------------------------------
+
+DUNGEON_FORMATS = ("json", "md", "svg", "png", "pdf", "uvtt")
+
+
+def cmd_dungeon(args: argparse.Namespace) -> int:
+    from desktop.dungeon_export import ExportError, export_dungeon
+
+    formats = [f.strip().lower() for f in args.formats.split(",") if f.strip()]
+    if formats == ["all"]:
+        formats = list(DUNGEON_FORMATS)
+    unknown = [f for f in formats if f not in DUNGEON_FORMATS]
+    if unknown or not formats:
+        return _fail(f"unknown format(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(DUNGEON_FORMATS)}")
+    if args.source is not None:
+        from dungeon_gen.export.json_io import DungeonFileError, load
+
+        try:
+            dungeon = load(Path(args.source))
+        except DungeonFileError as exc:
+            return _fail(str(exc), EXIT_CONTENT)
+    else:
+        from random import SystemRandom
+
+        from dungeon_gen.generate import GenerationError, generate
+
+        seed = args.seed if args.seed is not None else SystemRandom().randrange(2**63)
+        try:
+            dungeon = generate(seed, level=args.level, rooms=args.rooms, theme=args.theme, depth=args.depth)
+        except GenerationError as exc:
+            return _fail(str(exc))
+    try:
+        written = export_dungeon(dungeon, formats, Path(args.out))
+    except ExportError as exc:
+        return _fail(str(exc), EXIT_CONTENT)
+    for path in written:
+        print(path)
     return 0

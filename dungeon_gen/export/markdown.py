@@ -1,0 +1,186 @@
+"""The GM key in Markdown, laid out like the rules author's sample dungeon:
+hook, rumours, history, entrances, doom tracker, wandering monsters, then
+every keyed room with its monsters, traps, loot, secrets, features and exits.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from dungeon_gen.model import Connection, Door, Dungeon, LevelData, MonsterCount, Room
+
+_DOOR_WORDS = {
+    "archway": "open archway",
+    "wooden": "wooden door",
+    "iron": "iron door",
+    "stuck": "stuck door",
+    "locked": "locked door",
+    "secret": "secret door",
+    "barricaded": "barricaded door",
+}
+
+
+def plural(name: str, count: int) -> str:
+    if count == 1:
+        return name
+    if name.endswith(("s", "x", "ch", "sh")):
+        return name + "es"
+    if name.endswith("y") and name[-2:-1] not in "aeiou":
+        return name[:-1] + "ies"
+    if name.endswith("man"):
+        return name[:-3] + "men"
+    if name.endswith("Dead"):
+        return name
+    return name + "s"
+
+
+def monster_list(groups: list[MonsterCount] | list[MonsterCount]) -> str:
+    parts = [f"{g.count} **{plural(g.monster, g.count)}**" for g in groups]
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def direction(room: Room, tile: tuple[int, int]) -> str:
+    """Which wall of ``room`` a tile next to it lies on."""
+    cx, cy = room.x + (room.w - 1) / 2, room.y + (room.h - 1) / 2
+    dx, dy = tile[0] - cx, tile[1] - cy
+    if abs(dx) * room.h >= abs(dy) * room.w:
+        return "east" if dx > 0 else "west"
+    return "south" if dy > 0 else "north"
+
+
+def _exits(level: LevelData) -> dict[int, list[tuple[Connection, int]]]:
+    out: dict[int, list[tuple[Connection, int]]] = defaultdict(list)
+    for c in level.connections:
+        out[c.from_].append((c, c.to))
+        out[c.to].append((c, c.from_))
+    return out
+
+
+def _door_phrase(door: Door) -> str:
+    phrase = _DOOR_WORDS[door.kind]
+    extra = []
+    if door.spikeable:
+        extra.append("can be spiked")
+    if door.key:
+        extra.append(f"key: {door.key}")
+    text = f"**{phrase}**"
+    if door.text:
+        text += f" ({door.text})"
+    if extra:
+        text += f" — {'; '.join(extra)}"
+    return text
+
+
+def _room_section(level: LevelData, room: Room, exits: dict[int, list[tuple[Connection, int]]]) -> list[str]:
+    title = f"## {room.id} {room.name}" if level.depth == 1 else f"## {level.depth}.{room.id} {room.name}"
+    out = [title, room.description, ""]
+    for g in room.monsters:
+        line = f"{monster_list([g])}"
+        line += " are here" if g.count > 1 else " is here"
+        line += f", {g.note}." if g.note else "."
+        if not g.aware:
+            line += " They have not noticed the adventurers (surprise is possible)."
+        out.append(line)
+    if room.monsters:
+        out.append("")
+    bullets: list[str] = []
+    for t in room.traps:
+        attack = f" ({t.attack})" if t.attack else ""
+        clue = f" *Clue: {t.clue}*" if t.clue else ""
+        bullets.append(
+            f"**Trap — {t.name}**: {t.text} Triggered by {t.trigger}. Find: {t.find}; disarm: {t.disarm}. "
+            f"{t.effect}{attack}.{clue}"
+        )
+    for loot in room.loot:
+        value = f"worth {loot.value} silver" if loot.value else "worthless"
+        count = f"{loot.count} × " if loot.count > 1 else ""
+        hidden = " (hidden: found only by searching)" if loot.hidden else ""
+        text = f" {loot.text}" if loot.text else ""
+        bullets.append(f"{count}**{loot.name}** ({value} each){hidden}.{text}" if loot.count > 1
+                       else f"**{loot.name}** ({value}){hidden}.{text}")  # fmt: skip
+    for s in room.secrets:
+        bullets.append(f"**Secret ({s.kind})**: {s.text} Found with a {s.find} test when searching.")
+    for f in room.features:
+        test = f" Test {f.test}: on a success, {f.success.rstrip('.')}; on a failure, {f.failure.rstrip('.')}." if (
+            f.test and f.success) else ""  # fmt: skip
+        bullets.append(f"**{f.name}**: {f.text}{test}")
+    for c in room.corpses:
+        rises = f" Left unwarded, the dead vigil raises it as a **{c.rises_as}**." if c.rises_as else ""
+        bullets.append(f"**Corpse**: {c.text}{rises}")
+    for st in level.stairs:
+        if st.room == room.id:
+            where = "down" if st.to_depth > level.depth else "up"
+            bullets.append(f"**Stairs {where}** to level {st.to_depth}, room {st.to_room}. {st.text}".rstrip())
+    for conn, other in sorted(exits.get(room.id, []), key=lambda e: e[1]):
+        if conn.door.kind == "secret":
+            continue
+        side = direction(room, conn.path[0] if conn.from_ == room.id and conn.path else conn.door.tile)
+        bullets.append(f"{_door_phrase(conn.door)} to {other} ({side}).")
+    hidden_exits = [(c, o) for c, o in exits.get(room.id, []) if c.door.kind == "secret"]
+    for conn, other in hidden_exits:
+        bullets.append(f"{_door_phrase(conn.door)} to {other}, found by searching (INT).")
+    if room.camp:
+        bullets.append(f"Camp: {', '.join(room.camp)}.")
+    out += [f"- {b}" for b in bullets]
+    if room.notes:
+        out += ["", f"> {room.notes}"]
+    out.append("")
+    return out
+
+
+def _level_front(level: LevelData) -> list[str]:
+    out = ["### Doom Tracker",
+           "Tick a box every time the adventurers make excessive noise, waste too much time or come back "
+           "from the interlude (leaving advances it 2 steps).", ""]  # fmt: skip
+    for step in level.doom_track:
+        boxes = "☐" * step.ticks
+        out.append(f"- {boxes} {step.effect.text}")
+    out += ["", "### Wandering Monsters",
+            "Use them when the adventurers wander too much, feel too safe, or the camp's ambush roll "
+            "shows a 6.", ""]  # fmt: skip
+    for g in level.wandering_monsters:
+        text = f" {g.text}" if g.text else ""
+        out.append(f"- **{g.name}**:{text} {monster_list(g.monsters)}.")
+    out.append("")
+    return out
+
+
+def to_markdown(d: Dungeon) -> str:
+    """The whole GM key."""
+    lines: list[str] = [f"# {d.title}", ""]
+    lines.append(f"*A dungeon for Dead Weight — level {d.level}, {len(d.levels)} level(s), seed {d.seed}. "
+                 f"Theme: {d.theme.replace('_', ' ')}.*")  # fmt: skip
+    lines += ["", "## General Information", "", "### Hook", d.hook, "", f"**Bounty: {d.bounty} silver.**", ""]
+    lines += ["### Rumours",
+              "Give each adventurer a rumour (two with 2 or more in presence); roll again on repeats. "
+              "False rumours are marked for the GM only.", "", "| 2d6 | Rumour |", "| :---: | --- |"]  # fmt: skip
+    for r in sorted(d.rumours, key=lambda r: r.roll):
+        lines.append(f"| {r.roll} | {r.text}{'' if r.true else ' *(false)*'} |")
+    lines += ["", "### Dungeon History",
+              "> For the GM only: what is really going on here.", ""]  # fmt: skip
+    lines += [d.history, ""]
+    lines += ["### Entrances"]
+    for e in d.entrances:
+        lines.append(f"- [Room {e}: {d.room(e).name}](#{e}-{_anchor(d.room(e).name)})")
+    lines.append("")
+    for level in d.levels:
+        if level.depth > 1:
+            lines += [f"# Level {level.depth}: {level.name}" if level.name else f"# Level {level.depth}", ""]
+        elif level.name:
+            lines += [f"*Level 1: {level.name}*", ""]
+        lines += _level_front(level)
+        exits = _exits(level)
+        for room in sorted(level.rooms, key=lambda r: r.id):
+            lines += _room_section(level, room, exits)
+    text = "\n".join(lines)
+    return text.rstrip() + "\n" + _credit()
+
+
+def _anchor(name: str) -> str:
+    return "-".join("".join(ch for ch in name.lower() if ch.isalnum() or ch == " ").split())
+
+
+def _credit() -> str:
+    return "\n---\n*Generated by Blacksalt. Dead Weight is by Pedro Medeiros, released under CC BY 4.0.*\n"
