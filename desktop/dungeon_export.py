@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from dungeon_gen.model import Dungeon
+from dungeon_gen.model import Dungeon, LevelData
 
 
 class ExportError(RuntimeError):
@@ -55,9 +55,10 @@ def _writers(dungeon: Dungeon, fmt: str, stem: str) -> list[tuple[str, Callable[
     for level in levels:
         suffix = "" if len(levels) == 1 else f"-level{level.depth}"
         if fmt in ("svg", "png"):
-            fn = render.render_svg if fmt == "svg" else render.render_png
-            out.append((f"{stem}{suffix}.{fmt}", lambda p, lv=level, f=fn: f(dungeon, lv, p, player=False)))
-            out.append((f"{stem}{suffix}-player.{fmt}", lambda p, lv=level, f=fn: f(dungeon, lv, p, player=True)))
+            for player in (False, True):
+                out.append(
+                    (f"{stem}{suffix}{'-player' if player else ''}.{fmt}", _map_writer(fmt, dungeon, level, player))
+                )
         elif fmt == "uvtt":
             from dungeon_gen.export.uvtt import to_uvtt_json
 
@@ -70,6 +71,18 @@ def _writers(dungeon: Dungeon, fmt: str, stem: str) -> list[tuple[str, Callable[
 
         out.append((f"{stem}.pdf", lambda p: render.render_pdf_booklet(dungeon, to_markdown(dungeon), p)))
     return out
+
+
+def _map_writer(fmt: str, dungeon: Dungeon, level: LevelData, player: bool) -> Callable[[Path], None]:
+    from desktop.render import export as render
+
+    def write(path: Path) -> None:
+        if fmt == "svg":
+            render.render_svg(dungeon, level, path, player=player)
+        else:
+            render.render_png(dungeon, level, path, player=player)
+
+    return write
 
 
 def export_dungeon(dungeon: Dungeon, formats: list[str], out: Path) -> list[Path]:

@@ -225,7 +225,7 @@ class LevelData(Model):
 class Dungeon(LevelData):
     """A whole dungeon: the entry level's data, the dungeon's story, and deeper levels."""
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[1] = 1  # SCHEMA_VERSION
     generator: str = "blacksalt"
     title: str
     theme: str
