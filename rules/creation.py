@@ -316,6 +316,8 @@ def add_kit_item(adv: Adventurer, content: Content, it: StartingItem) -> None:
     inv = adv.inventory
     idx = _equipment_index(content)
     if it.custom:
+        if (it.name or "").lower() == "bag" and any(p.container == "Bag" for p in inv.places):
+            return  # the kit's "Bag" is the bag everyone starts with (RULINGS.md R19)
         for _ in range(1 if it.usage else it.count):
             item = Carried(it.name or "", "", usage=it.usage, count=1, notes=it.notes or "")
             if it.ap is not None:
@@ -329,8 +331,6 @@ def add_kit_item(adv: Adventurer, content: Content, it: StartingItem) -> None:
     container = getattr(entry, "container", None)
     if kind == "item" and container is not None and not container.liquid_only and name.lower() != "pack mule":
         # a bag or pouch: worn, it gives room rather than taking it
-        if name.lower() == "bag" and any(p.container == "Bag" for p in inv.places):
-            return  # the kit's Bag is the bag everyone starts with
         if name.lower() == "backpack":
             # a backpack is carried on the back instead of the starting bag (RULINGS.md)
             inv.places = [p for p in inv.places if not (p.container == "Bag" and inv.used(p.name) == 0)]

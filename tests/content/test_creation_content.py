@@ -176,7 +176,7 @@ def test_background_kits(classes: ClassesFile) -> None:
     barb = classes.background("Barbarian").kit
     med = next(i for i in barb.equipment if i.label == "Medical supply")
     assert med.count == 2 and barb.silver == "1d6"
-    assert {i.label for i in barb.equipment if i.custom} == {"Loincloth", "War paint"}
+    assert {i.label for i in barb.equipment if i.custom} == {"Bag", "Loincloth", "War paint"}  # Bag: R19
     stalk = classes.background("Stalker").kit
     hatchet = next(i for i in stalk.equipment if i.label == "Throwing hatchet")
     trap = next(i for i in stalk.equipment if i.label == "Trapping kit")
