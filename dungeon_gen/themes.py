@@ -1,0 +1,658 @@
+"""Themes of the dungeon generator: the words and tables a dungeon is drawn from.
+
+Each ``resources/dungeon/themes/<id>.toml`` is one theme (a necromancer's
+tomb, a goblin warren, ...), validated as a whole by :class:`Theme` through
+:func:`rules.content.base.load_toml`: unknown keys, missing fields, lists
+shorter than their minimum, malformed attack notation and dice, and unknown
+``{placeholders}`` are refused with the file, the entry and the field named.
+
+:func:`load_themes` then checks every theme against the game's content
+(:func:`rules.content.registry.load_content`): each monster is in the
+bestiary at a level that suits the entry's level window, each item is in the
+item, weapon, armour or shield tables, each affliction and settlement exists,
+and each valuable's value is in line with its rarity.  Those problems are
+reported in the same "file: entry: field: message" form.
+
+Every field is documented in ``resources/dungeon/themes/README.md``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import string
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Literal, get_args
+
+from pydantic import AfterValidator, Field, model_validator
+
+from rules.content.base import ContentError, Dice, Name, Notation, Rarity, Strict, Text, load_toml, resources_dir
+from rules.dice import DiceExpr
+
+if TYPE_CHECKING:
+    from rules.content.registry import Content
+
+# --- shared field types ---------------------------------------------------------------------
+
+Attr = Literal["STR", "DEX", "INT", "PRE"]
+Role = Literal["minion", "elite", "boss"]
+Style = Literal["halls", "caves"]
+Size = Literal["small", "medium", "large", "huge"]
+CampQuality = Literal["safe", "dry", "filthy", "exposed"]
+DoorKind = Literal["archway", "wooden", "iron", "stuck", "locked", "secret", "barricaded"]
+SecretKind = Literal["door", "passage", "treasure", "lore", "trap"]
+DoomKind = Literal[
+    "wandering_group", "monsters_appear", "lights_snuffed", "ceiling_collapse", "ambush_dice",
+    "boss_hunts", "decay_doubled", "affliction", "flood", "seal_exit", "final_fight",
+]  # fmt: skip
+DOOM_KINDS: tuple[str, ...] = get_args(DoomKind)
+
+Level = Annotated[int, Field(ge=1, le=10)]
+Weight = Annotated[int, Field(ge=1, le=20)]
+Chance = Annotated[float, Field(ge=0.0, le=1.0)]
+Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
+
+#: Placeholders a template may use; the generator fills them (see README.md).
+PLACEHOLDERS: frozenset[str] = frozenset(
+    {"title", "owner", "settlement", "bounty", "boss", "room", "group", "level_name"}
+)
+#: Placeholders of a title pattern.
+TITLE_PLACEHOLDERS: frozenset[str] = frozenset({"adjective", "place", "owner"})
+
+#: Characters of the book's own sample dungeon and lore: owners must be invented.
+BOOK_NAMES: frozenset[str] = frozenset({"acheron zul", "ishnar zul", "guhlat", "irvine"})
+
+_COUNT = re.compile(r"^(\d{1,2})(?:-(\d{1,2}))?$")
+
+
+def parse_count(text: str) -> tuple[int, int]:
+    """``"2-4"`` -> ``(2, 4)``; ``"3"`` -> ``(3, 3)``."""
+    m = _COUNT.match(text.strip())
+    if not m:
+        raise ValueError(f"not a count: {text!r} (expected e.g. '3' or '2-4')")
+    lo = int(m[1])
+    hi = int(m[2]) if m[2] else lo
+    if lo < 1 or hi < lo or hi > 40:
+        raise ValueError(f"count {text!r} must run from at least 1 up to at most 40, low to high")
+    return lo, hi
+
+
+def _check_count(v: str) -> str:
+    parse_count(v)
+    return v
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{names}`` a template uses; raises ``ValueError`` on a malformed one."""
+    found: set[str] = set()
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError as exc:
+        raise ValueError(f"unbalanced braces in {text[:40]!r}...: {exc}") from None
+    for _literal, name, spec, conversion in parsed:
+        if name is None:
+            continue
+        if not name or spec or conversion:
+            raise ValueError(f"placeholder {{{name}}} must be a bare name")
+        found.add(name)
+    return found
+
+
+def _check_template(v: str) -> str:
+    unknown = placeholders(v) - PLACEHOLDERS
+    if unknown:
+        raise ValueError(f"unknown placeholder(s) {sorted(unknown)}; allowed: {sorted(PLACEHOLDERS)}")
+    return v
+
+
+def _check_title(v: str) -> str:
+    used = placeholders(v)
+    unknown = used - TITLE_PLACEHOLDERS
+    if unknown:
+        raise ValueError(f"unknown placeholder(s) {sorted(unknown)}; allowed: {sorted(TITLE_PLACEHOLDERS)}")
+    if not used & {"place", "owner"}:
+        raise ValueError("a title pattern needs {place} or {owner}")
+    return v
+
+
+#: Prose that may hold placeholders (``{owner}``, ``{boss}``, ...).
+Template = Annotated[str, Field(min_length=1), AfterValidator(_check_template)]
+TitlePattern = Annotated[str, Field(min_length=1), AfterValidator(_check_title)]
+Count = Annotated[str, AfterValidator(_check_count)]
+
+
+def _unique(values: Iterable[str], what: str) -> None:
+    seen: set[str] = set()
+    dup: set[str] = set()
+    for v in values:
+        key = v.lower()
+        (dup if key in seen else seen).add(key)
+    if dup:
+        raise ValueError(f"duplicate {what}: {', '.join(sorted(dup))}")
+
+
+class LevelWindow(Strict):
+    """Mixin: the dungeon levels (difficulty) an entry is used at."""
+
+    min_level: Level = 1
+    max_level: Level = 10
+
+    @model_validator(mode="after")
+    def _window(self) -> LevelWindow:
+        if self.max_level < self.min_level:
+            raise ValueError(f"max_level {self.max_level} is below min_level {self.min_level}")
+        return self
+
+    def fits(self, level: int) -> bool:
+        return self.min_level <= level <= self.max_level
+
+
+# --- titles -------------------------------------------------------------------------------------
+
+
+class DepthNames(Strict):
+    """What the levels of a dungeon are called, by depth (1 is the entry level)."""
+
+    depth: int = Field(ge=1, le=9)
+    names: Annotated[list[Name], Field(min_length=2)]
+    notes: list[Template] = []  # GM notes for a level at this depth ("an unnatural darkness...")
+
+
+class Titles(Strict):
+    patterns: Annotated[list[TitlePattern], Field(min_length=4)]
+    adjectives: Annotated[list[Name], Field(min_length=8)]
+    places: Annotated[list[Name], Field(min_length=6)]
+    owners: Annotated[list[Name], Field(min_length=8)]
+    depths: Annotated[list[DepthNames], Field(min_length=3)]
+
+    @model_validator(mode="after")
+    def _titles(self) -> Titles:
+        _unique(self.adjectives, "adjectives")
+        _unique(self.places, "places")
+        _unique(self.owners, "owners")
+        borrowed = sorted(o for o in self.owners if o.lower() in BOOK_NAMES)
+        if borrowed:
+            raise ValueError(f"owners must be invented, not the book's characters: {borrowed}")
+        if [d.depth for d in self.depths] != list(range(1, len(self.depths) + 1)):
+            raise ValueError("depths must be listed 1, 2, 3, ... in order")
+        return self
+
+
+# --- monsters -----------------------------------------------------------------------------------
+
+
+class Member(Strict):
+    """A monster and how many of it."""
+
+    monster: Name  # the bestiary's exact name
+    count: Count = "1"
+
+
+class RosterEntry(LevelWindow):
+    """One monster the theme places in rooms, with its role and the levels it fits."""
+
+    monster: Name  # the bestiary's exact name
+    role: Role
+    weight: Weight = 1
+    group: Count = "1"  # how many are placed together
+    escort: list[Member] = []  # placed with it (a boss's guards)
+    doing: list[Template] = []  # what they are doing when found
+
+
+class WanderingTemplate(LevelWindow):
+    name: Name
+    text: Template
+    monsters: Annotated[list[Member], Field(min_length=1)]
+
+
+# --- rooms --------------------------------------------------------------------------------------
+
+
+class FeatureTemplate(Strict):
+    name: Name
+    text: Template
+    test: Attr | None = None
+    success: Template | Literal[""] = ""
+    failure: Template | Literal[""] = ""
+
+    @model_validator(mode="after")
+    def _outcomes(self) -> FeatureTemplate:
+        if self.test is not None and not (self.success and self.failure):
+            raise ValueError("a feature with a test needs both success and failure")
+        if self.test is None and self.failure:
+            raise ValueError("a feature without a test cannot fail: drop failure or add a test")
+        return self
+
+
+class Chances(Strict):
+    """Probability (0 to 1) that a room of this kind gets each thing."""
+
+    monsters: Chance
+    trap: Chance
+    loot: Chance
+    corpses: Chance
+    secret: Chance
+    lit: Chance = 0.0
+
+
+class RoomKind(Strict):
+    id: Id
+    names: Annotated[list[Name], Field(min_length=2)]
+    sizes: Annotated[list[Size], Field(min_length=1)]
+    descriptions: Annotated[list[Template], Field(min_length=3)]
+    features: Annotated[list[FeatureTemplate], Field(min_length=2)]
+    chances: Chances
+    camp: list[CampQuality] = []
+    boss_lair: bool = False
+    entrance: bool = False
+    min_depth: int = Field(1, ge=1, le=9)
+    weight: Weight = 1
+
+    @model_validator(mode="after")
+    def _room(self) -> RoomKind:
+        _unique(self.names, "names")
+        _unique((f.name for f in self.features), "feature names")
+        if len(set(self.camp)) != len(self.camp):
+            raise ValueError("camp qualities repeat")
+        if self.entrance and self.min_depth != 1:
+            raise ValueError("an entrance kind must fit depth 1 (min_depth = 1)")
+        return self
+
+
+# --- traps, loot, secrets, corpses ---------------------------------------------------------
+
+
+class TrapTemplate(LevelWindow):
+    name: Name
+    text: Template  # what it looks like and where it is
+    trigger: Text  # what sets it off
+    clue: Template  # a visible hint for attentive players
+    find: Attr = "INT"
+    disarm: Attr = "DEX"
+    disarm_text: Text  # how it is disarmed
+    attack: Notation | None = None  # defended by the victim
+    effect: Template  # what happens, in words
+    afflictions: list[Name] = []  # names from character.toml, lowercase
+    doom: int = Field(0, ge=0, le=3)
+
+
+class LootTemplate(LevelWindow):
+    """A valuable of the theme (``name``, ``rarity``, ``value``) or an equipment item (``item``)."""
+
+    name: Name | None = None
+    item: Name | None = None  # an item, weapon, armour or shield, by its exact name
+    text: Template | Literal[""] = ""
+    rarity: Rarity | None = None  # an item's rarity defaults to its table's
+    value: Annotated[int, Field(ge=0, le=5000)] | Dice | None = None  # silver; an item's defaults to its price
+    count: Count = "1"
+    big: bool = False
+    weight: Weight = 1
+
+    @model_validator(mode="after")
+    def _kind(self) -> LootTemplate:
+        if self.item is None:
+            missing = [f for f in ("name", "rarity", "value") if getattr(self, f) is None]
+            if missing:
+                raise ValueError(f"a valuable (no item) needs {', '.join(missing)}")
+        return self
+
+    @property
+    def label(self) -> str:
+        return self.name or self.item or ""
+
+
+class SecretTemplate(Strict):
+    kind: SecretKind
+    text: Template
+    find: Attr = "INT"
+    clue: Template | Literal[""] = ""
+    reveals: Template | Literal[""] = ""
+
+
+class CorpseTemplate(Strict):
+    text: Template
+    rises_as: Name | None = None  # the bestiary name the dead vigil raises it as; none: it stays dead
+    warded: bool = False
+    weight: Weight = 1
+
+    @model_validator(mode="after")
+    def _ward(self) -> CorpseTemplate:
+        if self.warded and self.rises_as is not None:
+            raise ValueError("a warded corpse does not rise: drop rises_as")
+        return self
+
+
+# --- story --------------------------------------------------------------------------------------
+
+
+class Bounty(Strict):
+    """Silver offered: ``base + per_level x level + per_depth x depths``, rounded to ``round_to``."""
+
+    base: int = Field(ge=0, le=1000)
+    per_level: int = Field(ge=0, le=200)
+    per_depth: int = Field(ge=0, le=200)
+    round_to: int = Field(5, ge=1, le=50)
+
+    def silver(self, level: int, depths: int) -> int:
+        raw = self.base + self.per_level * level + self.per_depth * depths
+        return max(self.round_to, round(raw / self.round_to) * self.round_to)
+
+
+class Hooks(Strict):
+    templates: Annotated[list[Template], Field(min_length=4)]
+    openers: Annotated[list[Template], Field(min_length=3)]  # "possible ideas for starting out"
+    settlements: Annotated[list[Name], Field(min_length=1)]  # where the hook is given (blacksalt.toml)
+    bounty: Bounty
+
+
+class Rumours(Strict):
+    true: Annotated[list[Template], Field(min_length=8)]
+    false: Annotated[list[Template], Field(min_length=8)]
+
+
+class History(Strict):
+    origin: Annotated[list[Template], Field(min_length=3)]
+    fall: Annotated[list[Template], Field(min_length=3)]
+    now: Annotated[list[Template], Field(min_length=3)]
+
+
+class DoomTemplate(LevelWindow):
+    kind: DoomKind
+    text: Template
+    tier: int | None = Field(None, ge=1, le=3)  # 1 early, 2 middle, 3 late; none for final_fight
+    group: Name | None = None  # wandering_group: one of the theme's wandering groups (none: any)
+    monsters: list[Member] = []
+    attack: Notation | None = None
+    affliction: Name | None = None
+    dice: int = Field(0, ge=0, le=6)
+
+    @model_validator(mode="after")
+    def _kind_fields(self) -> DoomTemplate:
+        k = self.kind
+        if k == "final_fight":
+            if self.tier is not None:
+                raise ValueError("final_fight always closes the track: drop tier")
+            if "boss" not in placeholders(self.text):
+                raise ValueError("a final_fight text must name the {boss}")
+            if not self.monsters:
+                raise ValueError("a final_fight needs its reinforcements in monsters")
+        elif self.tier is None:
+            raise ValueError(f"a {k} event needs a tier (1 early, 2 middle, 3 late)")
+        if k == "monsters_appear" and not self.monsters:
+            raise ValueError("monsters_appear needs monsters")
+        if k == "ceiling_collapse" and self.attack is None:
+            raise ValueError("ceiling_collapse needs an attack")
+        if k == "affliction" and self.affliction is None:
+            raise ValueError("an affliction event needs its affliction")
+        if k == "ambush_dice" and self.dice < 1:
+            raise ValueError("ambush_dice needs dice of 1 or more")
+        if self.group is not None and k != "wandering_group":
+            raise ValueError("only a wandering_group event names a group")
+        return self
+
+
+class Doors(Strict):
+    """Flavour text for each door kind of the generator."""
+
+    archway: Annotated[list[Template], Field(min_length=2)]
+    wooden: Annotated[list[Template], Field(min_length=2)]
+    iron: Annotated[list[Template], Field(min_length=2)]
+    stuck: Annotated[list[Template], Field(min_length=2)]
+    locked: Annotated[list[Template], Field(min_length=2)]
+    secret: Annotated[list[Template], Field(min_length=2)]
+    barricaded: Annotated[list[Template], Field(min_length=2)]
+    keys: Annotated[list[Template], Field(min_length=3)]  # where a locked door's key is
+
+    def for_kind(self, kind: DoorKind) -> list[str]:
+        texts: list[str] = getattr(self, kind)
+        return texts
+
+
+# --- the theme ----------------------------------------------------------------------------------
+
+
+class Theme(Strict):
+    id: Id
+    name: Name
+    style: Style
+    family_text: Text
+    min_level: Level
+    max_level: Level
+    titles: Titles
+    monsters: Annotated[list[RosterEntry], Field(min_length=6)]
+    wandering: Annotated[list[WanderingTemplate], Field(min_length=6)]
+    room_kinds: Annotated[list[RoomKind], Field(min_length=14)]
+    traps: Annotated[list[TrapTemplate], Field(min_length=8)]
+    loot: Annotated[list[LootTemplate], Field(min_length=15)]
+    secrets: Annotated[list[SecretTemplate], Field(min_length=6)]
+    corpses: Annotated[list[CorpseTemplate], Field(min_length=4)]
+    hooks: Hooks
+    rumours: Rumours
+    history: History
+    doom: Annotated[list[DoomTemplate], Field(min_length=11)]
+    doors: Doors
+
+    @model_validator(mode="after")
+    def _theme(self) -> Theme:
+        if self.max_level < self.min_level:
+            raise ValueError(f"max_level {self.max_level} is below min_level {self.min_level}")
+        _unique((k.id for k in self.room_kinds), "room kind ids")
+        _unique((w.name for w in self.wandering), "wandering group names")
+        _unique((t.name for t in self.traps), "trap names")
+        _unique((lt.label for lt in self.loot), "loot names")
+        if not any(k.entrance for k in self.room_kinds):
+            raise ValueError("no room kind is an entrance (entrance = true)")
+        if not any(k.boss_lair for k in self.room_kinds):
+            raise ValueError("no room kind is a boss lair (boss_lair = true)")
+        missing = [k for k in DOOM_KINDS if not any(d.kind == k for d in self.doom)]
+        if missing:
+            raise ValueError(f"doom templates missing for kind(s) {missing}")
+        groups = {w.name for w in self.wandering}
+        for d in self.doom:
+            if d.group is not None and d.group not in groups:
+                raise ValueError(f"doom template names unknown wandering group {d.group!r}")
+        return self
+
+    # --- what the generator asks -----------------------------------------------------------------
+
+    def roster(self, level: int, role: Role) -> list[RosterEntry]:
+        """Roster entries of ``role`` that fit a dungeon of ``level``."""
+        return [e for e in self.monsters if e.role == role and e.fits(level)]
+
+    def wandering_at(self, level: int) -> list[WanderingTemplate]:
+        return [w for w in self.wandering if w.fits(level)]
+
+    def doom_at(self, level: int, kind: str | None = None) -> list[DoomTemplate]:
+        return [d for d in self.doom if d.fits(level) and (kind is None or d.kind == kind)]
+
+    def depth_names(self, depth: int) -> DepthNames:
+        """Names for a level at ``depth``; deeper than listed uses the deepest."""
+        return self.titles.depths[min(depth, len(self.titles.depths)) - 1]
+
+    def room_kind(self, kind_id: str) -> RoomKind:
+        return next(k for k in self.room_kinds if k.id == kind_id)
+
+
+# --- cross-checks against the game's content ---------------------------------------------------
+
+
+#: How far a monster's bestiary level may stray from the dungeon levels of its entry.
+#: A monster of level L suits entries whose window starts at ``L - ABOVE[role]`` or later
+#: (a level-1 dungeon has minions of level 1-2) and ends at ``L + BELOW[role]`` or earlier.
+ABOVE: dict[str, int] = {"minion": 1, "elite": 2, "boss": 4, "escort": 2, "wandering": 2, "doom": 3}
+BELOW: dict[str, int] = {"minion": 4, "elite": 4, "boss": 3, "wandering": 5, "doom": 5}
+
+#: A valuable's mean value must lie between these multiples of its rarity's average price.
+VALUE_BAND: tuple[float, float] = (0.35, 3.0)
+
+
+@dataclass(frozen=True)
+class _Refs:
+    monsters: dict[str, int]  # lowercased name -> level
+    monster_names: list[str]
+    items: dict[str, str]  # lowercased name -> rarity
+    item_names: list[str]
+    prices: dict[str, str]  # rarity -> price formula
+    averages: dict[str, int]
+    afflictions: set[str]
+    settlements: set[str]
+    settlement_names: list[str]
+
+
+def _refs(c: Content) -> _Refs:
+    items: dict[str, str] = {}
+    names: list[str] = []
+    for group in (c.items.items, c.weapons.weapons, c.armor.armor, c.armor.shields):
+        for entry in group:
+            items[entry.name.lower()] = entry.rarity
+            names.append(entry.name)
+    return _Refs(
+        monsters={m.name.lower(): m.level for m in c.bestiary.monsters},
+        monster_names=[m.name for m in c.bestiary.monsters],
+        items=items,
+        item_names=names,
+        prices={r.name: str(r.price) for r in c.items.rarities},
+        averages={r.name: r.average for r in c.items.rarities},
+        afflictions={a.name.lower() for a in c.character.afflictions},
+        settlements={s.name.lower() for s in c.blacksalt.settlements},
+        settlement_names=[s.name for s in c.blacksalt.settlements],
+    )
+
+
+def _hint(name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _check_monster(refs: _Refs, name: str, kind: str, window: LevelWindow | None) -> list[str]:
+    """Problems of one monster reference: unknown, or too strong for its entry's first level."""
+    level = refs.monsters.get(name.lower())
+    if level is None:
+        return [f"unknown monster {name!r}{_hint(name, refs.monster_names)}"]
+    if window is not None and level > window.min_level + ABOVE[kind]:
+        return [
+            f"{name} is level {level}, too strong for a level-{window.min_level} dungeon as {kind}: "
+            f"raise min_level to {level - ABOVE[kind]} or more"
+        ]
+    return []
+
+
+def check_theme(theme: Theme, c: Content, filename: str) -> list[str]:
+    """Problems of ``theme`` against the game's content, each naming file, entry and field."""
+    refs = _refs(c)
+    out: list[str] = []
+
+    def add(entry: str, fieldname: str, msg: str) -> None:
+        where = f"entry {entry}" if entry else "top level"
+        out.append(f"  {filename}: {where}: field {fieldname}: {msg}")
+
+    for i, e in enumerate(theme.monsters):
+        entry = f"monsters[{i}] ({e.monster!r})"
+        for msg in _check_monster(refs, e.monster, e.role, e):
+            add(entry, "monster", msg)
+        for j, m in enumerate(e.escort):
+            for msg in _check_monster(refs, m.monster, "escort", e):
+                add(entry, f"escort[{j}].monster", msg)
+        level = refs.monsters.get(e.monster.lower())
+        strongest = max(
+            [refs.monsters.get(m.monster.lower(), 0) for m in e.escort] + [level or 0],
+        )
+        if level is not None and e.max_level < 10 and strongest < e.max_level - BELOW[e.role]:
+            add(
+                entry,
+                "max_level",
+                f"{e.monster} (level {level}) is too weak as {e.role} for a level-{e.max_level} dungeon: "
+                f"lower max_level to {strongest + BELOW[e.role]} or less",
+            )
+    for i, w in enumerate(theme.wandering):
+        entry = f"wandering[{i}] ({w.name!r})"
+        for j, m in enumerate(w.monsters):
+            for msg in _check_monster(refs, m.monster, "wandering", w):
+                add(entry, f"monsters[{j}].monster", msg)
+        levels = [refs.monsters.get(m.monster.lower(), 0) for m in w.monsters]
+        if w.max_level < 10 and max(levels) < w.max_level - BELOW["wandering"]:
+            add(entry, "max_level", f"the group is too weak for a level-{w.max_level} dungeon")
+    for i, d in enumerate(theme.doom):
+        entry = f"doom[{i}] ({d.kind!r})"
+        for j, m in enumerate(d.monsters):
+            for msg in _check_monster(refs, m.monster, "doom", d):
+                add(entry, f"monsters[{j}].monster", msg)
+        if d.affliction is not None and d.affliction.lower() not in refs.afflictions:
+            add(entry, "affliction", f"unknown affliction {d.affliction!r}")
+    for i, corpse in enumerate(theme.corpses):
+        if corpse.rises_as is not None:
+            for msg in _check_monster(refs, corpse.rises_as, "doom", None):
+                add(f"corpses[{i}]", "rises_as", msg)
+    for i, t in enumerate(theme.traps):
+        for j, a in enumerate(t.afflictions):
+            if a.lower() not in refs.afflictions:
+                add(f"traps[{i}] ({t.name!r})", f"afflictions[{j}]", f"unknown affliction {a!r}")
+    for i, lt in enumerate(theme.loot):
+        entry = f"loot[{i}] ({lt.label!r})"
+        if lt.item is not None and lt.item.lower() not in refs.items:
+            hint = _hint(lt.item, refs.item_names)
+            add(entry, "item", f"{lt.item!r} is in no item, weapon, armour or shield table{hint}")
+            continue
+        rarity = lt.rarity or refs.items[(lt.item or "").lower()]
+        value = lt.value if lt.value is not None else refs.prices[rarity]
+        mean = DiceExpr.parse(value).mean
+        average = refs.averages[rarity]
+        lo, hi = VALUE_BAND
+        if rarity == "free" and mean != 0:
+            add(entry, "value", "a free thing is worth nothing")
+        elif rarity != "free" and not (lo * average <= mean <= hi * average):
+            add(
+                entry,
+                "value",
+                f"{value!r} (about {mean:g} silver) is out of line with {rarity} "
+                f"(about {average}: {lo * average:g} to {hi * average:g})",
+            )
+    for i, s in enumerate(theme.hooks.settlements):
+        if s.lower() not in refs.settlements:
+            add("hooks", f"settlements[{i}]", f"unknown settlement {s!r}{_hint(s, refs.settlement_names)}")
+    return out
+
+
+# --- loading ------------------------------------------------------------------------------------
+
+
+def themes_dir() -> Path:
+    return resources_dir() / "dungeon" / "themes"
+
+
+def load_theme(path: Path, content: Content | None = None) -> Theme:
+    """Read, validate and cross-check one theme file."""
+    from rules.content.registry import load_content
+
+    theme = load_toml(path, Theme)
+    if theme.id != path.stem:
+        raise ContentError(f"{path.name}: top level: field id: {theme.id!r} must match the file name {path.stem!r}")
+    problems = check_theme(theme, content or load_content(), path.name)
+    if problems:
+        raise ContentError(f"{path.name}: {len(problems)} problem(s)\n" + "\n".join(problems))
+    return theme
+
+
+def load_themes(directory: Path | None = None, content: Content | None = None) -> dict[str, Theme]:
+    """Every theme of ``directory`` (default ``resources/dungeon/themes``), by id, in file-name order."""
+    root = directory or themes_dir()
+    if content is None:
+        return dict(_load_cached(root))
+    return _load(root, content)
+
+
+@cache
+def _load_cached(root: Path) -> dict[str, Theme]:
+    from rules.content.registry import load_content
+
+    return _load(root, load_content())
+
+
+def _load(root: Path, content: Content) -> dict[str, Theme]:
+    paths = sorted(root.glob("*.toml"))
+    if not paths:
+        raise ContentError(f"{root}: no theme files (*.toml)")
+    return {p.stem: load_theme(p, content) for p in paths}
