@@ -240,7 +240,7 @@ class Chances(Strict):
 
 class RoomKind(Strict):
     id: Id
-    names: Annotated[list[Name], Field(min_length=2)]
+    names: Annotated[list[Template], Field(min_length=2)]
     sizes: Annotated[list[Size], Field(min_length=1)]
     descriptions: Annotated[list[Template], Field(min_length=3)]
     features: Annotated[list[FeatureTemplate], Field(min_length=2)]
