@@ -91,7 +91,7 @@ def _room_section(level: LevelData, room: Room, exits: dict[int, list[tuple[Conn
         clue = f" *Clue: {t.clue}*" if t.clue else ""
         bullets.append(
             f"**Trap — {t.name}**: {t.text} Triggered by {t.trigger}. Find: {t.find}; disarm: {t.disarm}. "
-            f"{t.effect}{attack}.{clue}"
+            f"{_sentence(t.effect.rstrip('.') + attack)}{clue}"
         )
     for loot in room.loot:
         value = f"worth {loot.value} silver" if loot.value else "worthless"
@@ -101,11 +101,14 @@ def _room_section(level: LevelData, room: Room, exits: dict[int, list[tuple[Conn
         bullets.append(f"{count}**{loot.name}** ({value} each){hidden}.{text}" if loot.count > 1
                        else f"**{loot.name}** ({value}){hidden}.{text}")  # fmt: skip
     for s in room.secrets:
-        bullets.append(f"**Secret ({s.kind})**: {s.text} Found with a {s.find} test when searching.")
+        bullets.append(
+            f"**Secret ({s.kind})**: {_sentence(s.text)} Found with {_a(s.find)} {s.find} test when searching."
+        )
     for f in room.features:
-        test = f" Test {f.test}: on a success, {f.success.rstrip('.')}; on a failure, {f.failure.rstrip('.')}." if (
-            f.test and f.success) else ""  # fmt: skip
-        bullets.append(f"**{f.name}**: {f.text}{test}")
+        test = ""
+        if f.test and f.success:
+            test = f" *{f.test} test* — success: {_sentence(f.success)} Failure: {_sentence(f.failure)}"
+        bullets.append(f"**{f.name}**: {_sentence(f.text)}{test}")
     for c in room.corpses:
         rises = f" Left unwarded, the dead vigil raises it as a **{c.rises_as}**." if c.rises_as else ""
         bullets.append(f"**Corpse**: {c.text}{rises}")
@@ -128,6 +131,15 @@ def _room_section(level: LevelData, room: Room, exits: dict[int, list[tuple[Conn
         out += ["", f"> {room.notes}"]
     out.append("")
     return out
+
+
+def _a(word: str) -> str:
+    return "an" if word[:1].upper() in "AEIOU" else "a"
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if not text or text[-1] in ".!?" else text + "."
 
 
 def _level_front(level: LevelData) -> list[str]:

@@ -1,0 +1,434 @@
+"""Painting a laid-out level: door kinds, room kinds and everything inside the rooms.
+
+Steps (each from the level's "rooms" stream, in this order so the result is
+reproducible): choose doors for every link (secret doors only where a loop or
+a dead end allows it, keys for locked doors placed on the near side) → give
+every room a kind (entrances, the boss lair on the last level, then a shuffled
+deck weighted by the theme so kinds rarely repeat) → fill each room: monsters
+by the dungeon level and the room's distance from the way in, traps, loot
+with rolled silver values, secrets, features, corpses, camp qualities.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+from dungeon_gen.layout import LevelLayout, Link, RoomShape
+from dungeon_gen.model import (
+    Connection,
+    Corpse,
+    Door,
+    Feature,
+    Loot,
+    MonsterGroup,
+    Room,
+    Secret,
+    Stairs,
+    Trap,
+)
+from dungeon_gen.story import Story, fill
+from dungeon_gen.themes import LootTemplate, RoomKind, RosterEntry, Theme, parse_count
+from rules.dice import DiceExpr
+
+#: Door kinds and their weights for an ordinary link (secret doors are chosen separately).
+DOOR_WEIGHTS: tuple[tuple[str, int], ...] = (
+    ("archway", 26),
+    ("wooden", 30),
+    ("iron", 10),
+    ("stuck", 13),
+    ("locked", 9),
+    ("barricaded", 6),
+)
+SECRET_CHANCE = 0.18  # of links that may be secret (loops and the way into a dead end)
+SPIKEABLE = frozenset({"wooden", "stuck", "iron", "locked"})
+SIZE_FIT = {"small": ("small",), "medium": ("medium", "small"), "large": ("large", "huge", "medium")}
+PRICE = {"free": "0", "common": "1d6", "uncommon": "2 + 2d6", "valuable": "3 x 2d6", "rare": "5 x 3d6",
+         "exotic": "10 x 4d6"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class LevelPlan:
+    theme: Theme
+    story: Story
+    depth: int
+    last: bool  # the deepest level: the boss waits here
+    level: int  # difficulty at this depth
+    seed: int
+
+
+def _weighted(rng: Random, items: list[Any], weights: list[int]) -> Any:
+    return rng.choices(items, weights=weights)[0]
+
+
+def fresh(rng: Random, options: list[Any], used: set[str], key: Any = str) -> Any:
+    """A random option not used yet on this level (any option once all are used); marks it used."""
+    unused = [o for o in options if key(o) not in used] or list(options)
+    pick = rng.choice(unused)
+    used.add(key(pick))
+    return pick
+
+
+def _count(rng: Random, text: str) -> int:
+    lo, hi = parse_count(text)
+    return rng.randint(lo, hi)
+
+
+# --- doors --------------------------------------------------------------------------------------
+
+
+def _graph(layout: LevelLayout, skip: set[int] | None = None) -> dict[int, list[int]]:
+    adj: dict[int, list[int]] = {r.id: [] for r in layout.rooms}
+    for link in layout.links:
+        if skip and link.id in skip:
+            continue
+        adj[link.a].append(link.b)
+        adj[link.b].append(link.a)
+    return adj
+
+
+def _reachable(adj: dict[int, list[int]], starts: list[int]) -> set[int]:
+    seen = set(starts)
+    todo = deque(starts)
+    while todo:
+        r = todo.popleft()
+        for n in adj[r]:
+            if n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return seen
+
+
+def choose_doors(plan: LevelPlan, layout: LevelLayout, rng: Random) -> dict[int, str]:
+    """A door kind for every link.  Secret doors never cut a room off from every ordinary way in,
+    except a dead end reached by a secret door (a hidden room, as in the sample dungeon)."""
+    starts = [e.room for e in layout.entrances] or ([layout.stairs_up.room] if layout.stairs_up else [1])
+    kinds: dict[int, str] = {}
+    secret: set[int] = set()
+    degree = {r.id: 0 for r in layout.rooms}
+    for link in layout.links:
+        degree[link.a] += 1
+        degree[link.b] += 1
+    for link in layout.links:
+        may_hide = not link.in_tree or degree[link.b] == 1 or degree[link.a] == 1
+        if may_hide and link.a not in starts and rng.random() < SECRET_CHANCE:
+            trial = secret | {link.id}
+            reach = _reachable(_graph(layout, trial), starts)
+            cut = {r.id for r in layout.rooms} - reach
+            # allowed: nothing cut off, or only a dead end behind this very door
+            if not cut or (len(cut) == 1 and degree[next(iter(cut))] == 1 and cut <= {link.a, link.b}):
+                secret = trial
+                kinds[link.id] = "secret"
+                continue
+        names = [k for k, _ in DOOR_WEIGHTS]
+        kinds[link.id] = _weighted(rng, names, [w for _, w in DOOR_WEIGHTS])
+    return kinds
+
+
+def _key_room(layout: LevelLayout, kinds: dict[int, str], link: Link, rng: Random) -> int:
+    """A room on the near side of a locked door, reachable without passing it or any secret."""
+    starts = [e.room for e in layout.entrances] or ([layout.stairs_up.room] if layout.stairs_up else [1])
+    blocked = {lid for lid, k in kinds.items() if k in ("locked", "secret")}
+    reach = sorted(_reachable(_graph(layout, blocked), starts))
+    near = [r for r in reach if r not in (link.a, link.b)] or reach or starts
+    return rng.choice(near)
+
+
+# --- rooms ----------------------------------------------------------------------------------------
+
+
+def _kind_deck(plan: LevelPlan, layout: LevelLayout, rng: Random) -> dict[int, RoomKind]:
+    th = plan.theme
+    kinds: dict[int, RoomKind] = {}
+    fits_depth = [k for k in th.room_kinds if k.min_depth <= plan.depth and not k.boss_lair and not k.entrance]
+    entrance_kinds = [k for k in th.room_kinds if k.entrance]
+    lairs = [k for k in th.room_kinds if k.boss_lair]
+    entrance_rooms = {e.room for e in layout.entrances}
+    by_id = {r.id: r for r in layout.rooms}
+    lair_room: int | None = None
+    if plan.last:
+        far = max(layout.rooms, key=lambda r: (r.depth, r.w * r.h, -r.id))
+        lair_room = far.id
+    deck: list[RoomKind] = []
+    for room in sorted(layout.rooms, key=lambda r: r.id):
+        if room.id in entrance_rooms and entrance_kinds:
+            kinds[room.id] = rng.choice(entrance_kinds)
+            continue
+        if room.id == lair_room and lairs:
+            kinds[room.id] = rng.choice(lairs)
+            continue
+        fitting = [k for k in fits_depth if set(SIZE_FIT[room.size]) & set(k.sizes)] or fits_depth
+        if not deck:
+            deck = [k for k in fits_depth for _ in range(k.weight)]
+            rng.shuffle(deck)
+        pick = next((k for k in deck if k in fitting), None)
+        if pick is None:
+            pick = _weighted(rng, fitting, [k.weight for k in fitting])
+        else:
+            deck.remove(pick)
+        kinds[room.id] = pick
+    _ = by_id
+    return kinds
+
+
+def _names(kinds: dict[int, RoomKind], rng: Random) -> dict[int, str]:
+    used: set[str] = set()
+    out: dict[int, str] = {}
+    for rid in sorted(kinds):
+        options = [n for n in kinds[rid].names if n not in used] or list(kinds[rid].names)
+        name = rng.choice(options)
+        used.add(name)
+        out[rid] = name
+    return out
+
+
+def _tiles(shape: RoomShape, rng: Random, n: int, avoid: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    floor = sorted(t for t in shape.tiles if t not in avoid) or sorted(shape.tiles)
+    if n <= len(floor):
+        return rng.sample(floor, n)
+    return [rng.choice(floor) for _ in range(n)]
+
+
+def _monsters(plan: LevelPlan, shape: RoomShape, rng: Random, occupied: set[tuple[int, int]],
+              values: dict[str, Any]) -> list[MonsterGroup]:  # fmt: skip
+    th = plan.theme
+    danger = shape.depth + plan.depth
+    role = "elite" if rng.random() < min(0.5, 0.12 * danger) else "minion"
+    pool: list[RosterEntry] = th.roster(plan.level, role) or th.roster(plan.level, "minion") or list(th.monsters)
+    entry = _weighted(rng, pool, [e.weight for e in pool])
+    groups = [(entry.monster, _count(rng, entry.group))]
+    groups += [(m.monster, _count(rng, m.count)) for m in entry.escort]
+    out = []
+    aware = rng.random() < 0.7
+    note = fill(rng.choice(entry.doing), values) if entry.doing else ""
+    for monster, count in groups:
+        tiles = _tiles(shape, rng, count, occupied)
+        occupied.update(tiles)
+        out.append(MonsterGroup(monster=monster, count=count, positions=tiles, aware=aware, note=note))
+        note = ""
+    return out
+
+
+def _boss(plan: LevelPlan, shape: RoomShape, rng: Random, occupied: set[tuple[int, int]],
+          values: dict[str, Any]) -> list[MonsterGroup]:  # fmt: skip
+    entry = plan.theme.monsters[plan.story.boss_entry]
+    groups = [(entry.monster, 1)] + [(m.monster, _count(rng, m.count)) for m in entry.escort]
+    out = []
+    note = fill(rng.choice(entry.doing), values) if entry.doing else "waiting in the dark"
+    for monster, count in groups:
+        tiles = _tiles(shape, rng, count, occupied)
+        occupied.update(tiles)
+        out.append(MonsterGroup(monster=monster, count=count, positions=tiles, aware=True, note=note))
+        note = "guarding their master"
+    return out
+
+
+def _loot(plan: LevelPlan, rng: Random, values: dict[str, Any], *, rich: bool = False) -> list[Loot]:
+    pool = [lt for lt in plan.theme.loot if lt.fits(plan.level)] or list(plan.theme.loot)
+    out: list[Loot] = []
+    for _ in range(rng.choice((1, 1, 2, 2, 3)) + (2 if rich else 0)):
+        lt: LootTemplate = _weighted(rng, pool, [lt.weight for lt in pool])
+        rarity = lt.rarity or _item_rarity(lt.item or "")
+        formula = lt.value if lt.value is not None else PRICE[rarity]
+        value = DiceExpr.parse(formula).roll(rng) if isinstance(formula, str) else int(formula)
+        count = _count(rng, lt.count)
+        text = fill(lt.text, values) if lt.text else ""
+        out.append(Loot(name=lt.label, text=text, rarity=rarity, value=value, count=count, item=lt.item, big=lt.big))
+    return out
+
+
+def _item_rarity(name: str) -> str:
+    from rules.content.registry import load_content
+
+    c = load_content()
+    for group in (c.items.items, c.weapons.weapons, c.armor.armor, c.armor.shields):
+        for e in group:
+            if e.name.lower() == name.lower():
+                return str(e.rarity)
+    return "common"
+
+
+def _camp(kind: RoomKind, monsters: bool, traps: bool, degree: int, entrance: bool) -> list[str]:
+    quals = [q for q in kind.camp if q != "safe"]
+    if not monsters and not traps and "safe" in kind.camp:
+        quals.insert(0, "safe")
+    if (degree >= 3 or entrance) and "exposed" not in quals:
+        quals.append("exposed")
+    order = ("safe", "dry", "filthy", "exposed")
+    return [q for q in order if q in quals]
+
+
+def _fresh_features(rng: Random, kind: RoomKind, used: set[str]) -> list[Any]:
+    n = min(len(kind.features), rng.choice((1, 1, 2)))
+    out: list[Any] = []
+    for _ in range(n):
+        f = fresh(rng, [f for f in kind.features if f not in out], used, key=lambda x: f"{kind.id}:{x.name}")
+        out.append(f)
+    return out
+
+
+def furnish_level(
+    plan: LevelPlan, layout: LevelLayout, rng: Random
+) -> tuple[list[Room], list[Connection], list[Stairs]]:
+    """Everything of a level but its doom and wanderers."""
+    th = plan.theme
+    door_kinds = choose_doors(plan, layout, rng)
+    kinds = _kind_deck(plan, layout, rng)
+    names = _names(kinds, rng)
+    degree = {r.id: 0 for r in layout.rooms}
+    for link in layout.links:
+        degree[link.a] += 1
+        degree[link.b] += 1
+    entrance_rooms = {e.room for e in layout.entrances}
+    used: set[str] = set()  # texts already used on this level, so rooms rarely repeat each other
+    secrets: dict[int, list[Secret]] = {r.id: [] for r in layout.rooms}
+    extra_loot: dict[int, list[Loot]] = {r.id: [] for r in layout.rooms}
+
+    connections: list[Connection] = []
+    for link in layout.links:
+        kind = door_kinds[link.id]
+        values = plan.story.values(room=names[link.a].lower())
+        text = fill(fresh(rng, th.doors.for_kind(kind), used), values)  # type: ignore[arg-type]
+        key: str | None = None
+        if kind == "locked":
+            key_room = _key_room(layout, door_kinds, link, rng)
+            where = f"{names[key_room].lower()} (room {key_room})"
+            key = fill(fresh(rng, th.doors.keys, used), plan.story.values(room=where))
+            extra_loot[key_room].append(
+                Loot(
+                    name=f"Key to the locked door between rooms {link.a} and {link.b}", rarity="free", value=0, text=key
+                )
+            )
+        if kind == "secret":
+            for here, there in ((link.a, link.b), (link.b, link.a)):
+                secrets[here].append(
+                    Secret(
+                        kind="door",
+                        text=f"A secret door leads to room {there}. {text}".strip(),
+                        find="INT",
+                        reveals=f"connection {link.id}",
+                    )
+                )
+        door = Door(
+            kind=kind,  # type: ignore[arg-type]
+            tile=link.door_tile,
+            vertical=link.door_vertical,
+            spikeable=kind in SPIKEABLE and rng.random() < 0.5,
+            key=key,
+            text=text,
+        )
+        connections.append(Connection(id=link.id, from_=link.a, to=link.b, door=door, path=list(link.path)))
+
+    rooms: list[Room] = []
+    for shape in sorted(layout.rooms, key=lambda r: r.id):
+        kind = kinds[shape.id]
+        values = plan.story.values(room=names[shape.id].lower())
+        occupied: set[tuple[int, int]] = set()
+        is_lair = kind.boss_lair and plan.last
+        monsters: list[MonsterGroup] = []
+        if is_lair:
+            monsters = _boss(plan, shape, rng, occupied, values)
+        elif (shape.id not in entrance_rooms or rng.random() < 0.5) and rng.random() < kind.chances.monsters:
+            monsters = _monsters(plan, shape, rng, occupied, values)
+        traps: list[Trap] = []
+        if rng.random() < kind.chances.trap:
+            pool = [t for t in th.traps if t.fits(plan.level)] or list(th.traps)
+            t = fresh(rng, pool, used, key=lambda x: x.name)
+            tile = _tiles(shape, rng, 1, occupied)[0]
+            traps.append(
+                Trap(
+                    name=t.name,
+                    text=fill(t.text, values),
+                    tile=tile,
+                    trigger=t.trigger,
+                    find=t.find,
+                    clue=fill(t.clue, values),
+                    disarm=f"{t.disarm}: {t.disarm_text}",
+                    attack=t.attack,
+                    effect=fill(t.effect, values),
+                    afflictions=list(t.afflictions),
+                    doom=t.doom,
+                )
+            )
+        loot: list[Loot] = list(extra_loot[shape.id])
+        if is_lair or rng.random() < kind.chances.loot:
+            found = _loot(plan, rng, values, rich=is_lair)
+            if found and rng.random() < 0.2:
+                hidden = found[0].model_copy(update={"hidden": True})
+                found[0] = hidden
+                secrets[shape.id].append(
+                    Secret(
+                        kind="treasure",
+                        text=f"{hidden.name} is hidden here, out of plain sight.",
+                        find="INT",
+                        reveals=hidden.name,
+                    )
+                )
+            loot += found
+        if rng.random() < kind.chances.secret:
+            s = fresh(rng, th.secrets, used, key=lambda x: x.text)
+            secrets[shape.id].append(
+                Secret(kind=s.kind, text=fill(s.text, values), find=s.find, reveals=fill(s.reveals, values))
+            )
+        features = [
+            Feature(
+                name=f.name,
+                text=fill(f.text, values),
+                test=f.test,
+                success=fill(f.success, values),
+                failure=fill(f.failure, values),
+            )
+            for f in _fresh_features(rng, kind, used)
+        ]
+        corpses: list[Corpse] = []
+        if rng.random() < kind.chances.corpses:
+            for tile in _tiles(shape, rng, rng.choice((1, 1, 2, 3)), occupied):
+                c = fresh(rng, list(th.corpses), used, key=lambda x: x.text)
+                corpses.append(Corpse(tile=tile, text=fill(c.text, values), rises_as=c.rises_as, warded=c.warded))
+        lit = rng.random() < kind.chances.lit
+        rooms.append(
+            Room(
+                id=shape.id,
+                name=names[shape.id],
+                kind=kind.id,
+                x=shape.x,
+                y=shape.y,
+                w=shape.w,
+                h=shape.h,
+                outline=sorted(shape.tiles) if shape.shape != "rect" else None,
+                description=fill(fresh(rng, kind.descriptions, used), values),
+                monsters=monsters,
+                traps=traps,
+                loot=loot,
+                secrets=secrets[shape.id],
+                features=features,
+                corpses=corpses,
+                camp=_camp(kind, bool(monsters), bool(traps), degree[shape.id], shape.id in entrance_rooms),  # type: ignore[arg-type]
+                lit=lit,
+                boss=is_lair,
+                notes="The master of this place waits here: the hardest fight of the dungeon." if is_lair else "",
+            )
+        )
+
+    stairs: list[Stairs] = []
+    if layout.stairs_down is not None:
+        s = layout.stairs_down
+        stairs.append(
+            Stairs(
+                room=s.room, tile=s.tile, to_depth=plan.depth + 1, to_room=1, text="Worn steps lead down into the dark."
+            )
+        )
+    if layout.stairs_up is not None:
+        s = layout.stairs_up
+        stairs.append(
+            Stairs(
+                room=s.room,
+                tile=s.tile,
+                to_depth=plan.depth - 1,
+                to_room=1,
+                text="Steps climb back towards the level above.",
+            )
+        )
+    return rooms, connections, stairs

@@ -1,0 +1,77 @@
+"""A level's doom track and its wandering monsters.
+
+The track has seven steps of one to three ticks each, escalating like the
+sample dungeon's: two early steps (a wandering group shows up; the lights
+fail), two middle ones, two late ones, and a final very hard fight with the
+dungeon's master and reinforcements.  Every step is a concrete event the
+automated GM can run (its ``kind`` and fields), with the words for a GM.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from dungeon_gen.contents import LevelPlan
+from dungeon_gen.model import DoomEffect, DoomStep, MonsterCount, WanderingGroup
+from dungeon_gen.story import fill
+from dungeon_gen.themes import DoomTemplate, parse_count
+
+TIERS = (1, 1, 2, 2, 3, 3)  # then the final fight
+TICKS = {1: (1, 2, 2), 2: (2, 2, 2), 3: (2, 2, 3)}
+FINAL_TICKS = 2
+GROUPS_PER_LEVEL = 3
+
+
+def _count(rng: Random, text: str) -> int:
+    lo, hi = parse_count(text)
+    return rng.randint(lo, hi)
+
+
+def wandering_groups(plan: LevelPlan, rng: Random) -> list[WanderingGroup]:
+    pool = plan.theme.wandering_at(plan.level) or list(plan.theme.wandering)
+    chosen = rng.sample(pool, k=min(GROUPS_PER_LEVEL, len(pool)))
+    values = plan.story.values()
+    return [
+        WanderingGroup(
+            name=w.name,
+            text=fill(w.text, values),
+            monsters=[MonsterCount(monster=m.monster, count=_count(rng, m.count)) for m in w.monsters],
+        )
+        for w in chosen
+    ]
+
+
+def _effect(t: DoomTemplate, plan: LevelPlan, groups: list[WanderingGroup], rng: Random) -> DoomEffect:
+    names = [g.name for g in groups]
+    group: str | None = None
+    if t.kind == "wandering_group":
+        group = t.group if t.group in names else rng.choice(names)
+    monsters = [MonsterCount(monster=m.monster, count=_count(rng, m.count)) for m in t.monsters]
+    if t.kind == "final_fight":
+        monsters = [MonsterCount(monster=plan.story.boss, count=1), *monsters]
+    text = fill(t.text, plan.story.values(group=group or (names[0] if names else "")))
+    return DoomEffect(
+        kind=t.kind, text=text, group=group, monsters=monsters, attack=t.attack, affliction=t.affliction, dice=t.dice
+    )
+
+
+def doom_track(plan: LevelPlan, groups: list[WanderingGroup], rng: Random) -> list[DoomStep]:
+    th = plan.theme
+    steps: list[DoomStep] = []
+    used_kinds: set[str] = set()
+    used_texts: set[str] = set()
+    for i, tier in enumerate(TIERS):
+        pool = [d for d in th.doom_at(plan.level) if d.tier == tier and d.text not in used_texts]
+        if i == 0:
+            opening = [d for d in pool if d.kind == "wandering_group"]
+            pool = opening or pool
+        fresh = [d for d in pool if d.kind not in used_kinds] or pool
+        if not fresh:
+            fresh = [d for d in th.doom if d.kind != "final_fight"]
+        t = rng.choice(fresh)
+        used_kinds.add(t.kind)
+        used_texts.add(t.text)
+        steps.append(DoomStep(ticks=rng.choice(TICKS[tier]), effect=_effect(t, plan, groups, rng)))
+    finals = th.doom_at(plan.level, "final_fight") or [d for d in th.doom if d.kind == "final_fight"]
+    steps.append(DoomStep(ticks=FINAL_TICKS, effect=_effect(rng.choice(finals), plan, groups, rng)))
+    return steps

@@ -1,0 +1,126 @@
+"""The dungeon pipeline: seed → theme → levels (layout → doors → rooms → doom → wanderers) → story.
+
+Like Brogue's, every level's seed is drawn from the master seed up front, so
+changing one level (more rooms, another layout) never shifts another, and
+each stage of a level draws from its own stream (``Random("<seed>:<stage>")``,
+which Python seeds by SHA-512 of the string: the same on every machine).
+The same seed and parameters give the byte-identical dungeon every time.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from random import Random
+
+from dungeon_gen.contents import LevelPlan, furnish_level
+from dungeon_gen.doom import doom_track, wandering_groups
+from dungeon_gen.layout import build_level
+from dungeon_gen.model import Dungeon, LevelData
+from dungeon_gen.story import Story, tell
+from dungeon_gen.themes import Theme, load_themes
+
+GENERATOR = "blacksalt-dungeon-1"
+
+
+class GenerationError(ValueError):
+    """Parameters the generator cannot honour (the message says which and why)."""
+
+
+def stream(seed: int, stage: str) -> Random:
+    """An independent, reproducible RNG for one stage of one level."""
+    return Random(f"{seed}:{stage}")
+
+
+def generate(
+    seed: int,
+    *,
+    level: int = 1,
+    rooms: int = 12,
+    theme: str | None = None,
+    depth: int = 1,
+    themes: dict[str, Theme] | None = None,
+) -> Dungeon:
+    """A whole dungeon.  ``level``: difficulty 1–10; ``rooms``: per level (3–60); ``depth``: levels (1–5)."""
+    if not 1 <= level <= 10:
+        raise GenerationError(f"level must be 1 to 10, not {level}")
+    if not 3 <= rooms <= 60:
+        raise GenerationError(f"rooms must be 3 to 60 per level, not {rooms}")
+    if not 1 <= depth <= 5:
+        raise GenerationError(f"depth must be 1 to 5 levels, not {depth}")
+    if seed < 0:
+        raise GenerationError(f"the seed must be zero or positive, not {seed}")
+    catalogue = themes if themes is not None else load_themes()
+    master = Random(seed)
+    theme_id = theme if theme is not None else sorted(catalogue)[master.randrange(len(catalogue))]
+    if theme_id not in catalogue:
+        raise GenerationError(f"unknown theme {theme_id!r}; choose one of {', '.join(sorted(catalogue))}")
+    th = catalogue[theme_id]
+    level_seeds = [master.getrandbits(63) for _ in range(depth)]
+    story_seed = master.getrandbits(63)
+    story = Story.draw(th, stream(story_seed, "names"), level=level, depth=depth)
+
+    levels: list[LevelData] = []
+    entrances: list[int] = []
+    for i, lseed in enumerate(level_seeds):
+        d = i + 1
+        layout = build_level(
+            stream(lseed, "layout"),
+            rooms,
+            entrances=(1 + (rooms >= 12) + (rooms >= 30)) if d == 1 else 0,
+            stairs_down=d < depth,
+            stairs_up=d > 1,
+            style=th.style,
+        )
+        plan = LevelPlan(theme=th, story=story, depth=d, last=d == depth, level=min(10, level + d - 1), seed=lseed)
+        rooms_, connections, stairs = furnish_level(plan, layout, stream(lseed, "rooms"))
+        if d == 1:
+            entrances = [e.room for e in layout.entrances]
+        groups = wandering_groups(plan, stream(lseed, "wanderers"))
+        track = doom_track(plan, groups, stream(lseed, "doom"))
+        levels.append(
+            LevelData(
+                depth=d,
+                name=story.level_names[i],
+                seed=lseed,
+                grid={"width": layout.width, "height": layout.height, "tile_m": 1.5},  # type: ignore[arg-type]
+                rooms=rooms_,
+                connections=connections,
+                stairs=stairs,
+                doom_track=track,
+                wandering_monsters=groups,
+            )
+        )
+    _link_stairs(levels)
+    first = levels[0]
+    text = tell(th, story, first, stream(story_seed, "story"))
+    return Dungeon(
+        seed=seed,
+        generator=GENERATOR,
+        title=story.title,
+        theme=th.id,
+        level=level,
+        hook=text.hook,
+        bounty=story.bounty,
+        rumours=text.rumours,
+        history=text.history,
+        entrances=entrances,
+        depth=1,
+        name=first.name,
+        grid=first.grid,
+        rooms=first.rooms,
+        connections=first.connections,
+        stairs=first.stairs,
+        doom_track=first.doom_track,
+        wandering_monsters=first.wandering_monsters,
+        deeper_levels=levels[1:],
+    )
+
+
+def _link_stairs(levels: list[LevelData]) -> None:
+    """Point each level's stairs down at the next level's stairs up, and back."""
+    for upper, lower in pairwise(levels):
+        down = next((s for s in upper.stairs if s.to_depth == lower.depth), None)
+        up = next((s for s in lower.stairs if s.to_depth == upper.depth), None)
+        if down is not None and up is not None:
+            down.to_room = up.room
+            up.to_room = down.room

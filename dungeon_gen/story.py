@@ -1,0 +1,106 @@
+"""The words around a dungeon: its title and owner, level names, hook and bounty, rumours, history."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+from dungeon_gen.model import LevelData, Rumour
+from dungeon_gen.themes import Theme
+
+TRUE_RUMOURS = (6, 8)  # how many of the eleven 2d6 rumours are true: between these
+
+
+class _Blanks(dict[str, str]):
+    """Template values; an unknown placeholder is left readable rather than crashing."""
+
+    def __missing__(self, key: str) -> str:
+        return f"{{{key}}}"
+
+
+_DOUBLE_THE = re.compile(r"\b([Tt]he) [Tt]he\b")
+
+
+def fill(template: str, values: dict[str, Any]) -> str:
+    """Fill ``{placeholders}``; "the The Mourners" (a name that starts with The) reads "the Mourners"."""
+    text = template.format_map(_Blanks({k: str(v) for k, v in values.items()}))
+    return _DOUBLE_THE.sub(lambda m: m[1], text)
+
+
+@dataclass(frozen=True)
+class Story:
+    """Names drawn before the levels, so rooms and doom events can use them."""
+
+    title: str
+    owner: str
+    settlement: str
+    bounty: int
+    level_names: tuple[str, ...]
+    level_notes: tuple[str, ...]
+    boss: str  # the bestiary name of the dungeon's master, waiting on the deepest level
+    boss_entry: int  # index into the theme's monster roster
+
+    @classmethod
+    def draw(cls, th: Theme, rng: Random, *, level: int, depth: int) -> Story:
+        t = th.titles
+        owner = rng.choice(t.owners)
+        pattern = rng.choice(t.patterns)
+        title = fill(pattern, {"adjective": rng.choice(t.adjectives), "place": rng.choice(t.places), "owner": owner})
+        names: list[str] = []
+        notes: list[str] = []
+        for d in range(1, depth + 1):
+            dn = th.depth_names(d)
+            options = [n for n in dn.names if n not in names] or list(dn.names)
+            names.append(rng.choice(options))
+            notes.append(rng.choice(dn.notes) if dn.notes else "")
+        settlement = rng.choice(th.hooks.settlements)
+        bounty = th.hooks.bounty.silver(level, depth)
+        deepest = min(10, level + depth - 1)
+        candidates = th.roster(deepest, "boss") or th.roster(deepest, "elite") or list(th.monsters)
+        entry = rng.choices(candidates, weights=[e.weight for e in candidates])[0]
+        return cls(title, owner, settlement, bounty, tuple(names), tuple(notes), entry.monster,
+                   th.monsters.index(entry))  # fmt: skip
+
+    def values(self, **more: Any) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "owner": self.owner,
+            "settlement": self.settlement,
+            "bounty": self.bounty,
+            "level_name": self.level_names[0],
+            "boss": self.boss,
+            **more,
+        }
+
+
+@dataclass(frozen=True)
+class Told:
+    hook: str
+    rumours: list[Rumour]
+    history: str
+
+
+def tell(th: Theme, story: Story, first: LevelData, rng: Random) -> Told:
+    """Hook (with openers), eleven rumours on 2d6, and a GM history of three paragraphs."""
+    rooms = sorted(first.rooms, key=lambda r: r.id)
+    groups = [g.name for g in first.wandering_monsters]
+
+    def values() -> dict[str, Any]:
+        room = rng.choice(rooms)
+        return story.values(room=f"the {room.name.lower()}", group=rng.choice(groups))
+
+    hook = fill(rng.choice(th.hooks.templates), values())
+    openers = rng.sample(th.hooks.openers, k=min(3, len(th.hooks.openers)))
+    hook += "\n\nPossible ideas for starting out:\n" + "\n".join(f"- {fill(o, values())}" for o in openers)
+
+    n_true = rng.randint(*TRUE_RUMOURS)
+    trues = rng.sample(th.rumours.true, k=min(n_true, len(th.rumours.true)))
+    falses = rng.sample(th.rumours.false, k=11 - len(trues))
+    pool = [(fill(t, values()), True) for t in trues] + [(fill(f, values()), False) for f in falses]
+    rng.shuffle(pool)
+    rumours = [Rumour(roll=roll, text=text, true=true) for roll, (text, true) in zip(range(2, 13), pool, strict=True)]
+
+    parts = [fill(rng.choice(part), values()) for part in (th.history.origin, th.history.fall, th.history.now)]
+    return Told(hook=hook, rumours=rumours, history="\n\n".join(parts))
