@@ -30,7 +30,7 @@ from dungeon_gen.model import (
     Trap,
 )
 from dungeon_gen.story import Story, fill
-from dungeon_gen.themes import LootTemplate, RoomKind, RosterEntry, Theme, parse_count
+from dungeon_gen.themes import LootTemplate, Role, RoomKind, RosterEntry, Theme, parse_count
 from rules.dice import DiceExpr
 
 #: Door kinds and their weights for an ordinary link (secret doors are chosen separately).
@@ -195,7 +195,7 @@ def _monsters(plan: LevelPlan, shape: RoomShape, rng: Random, occupied: set[tupl
               values: dict[str, Any]) -> list[MonsterGroup]:  # fmt: skip
     th = plan.theme
     danger = shape.depth + plan.depth
-    role = "elite" if rng.random() < min(0.5, 0.12 * danger) else "minion"
+    role: Role = "elite" if rng.random() < min(0.5, 0.12 * danger) else "minion"
     pool: list[RosterEntry] = th.roster(plan.level, role) or th.roster(plan.level, "minion") or list(th.monsters)
     entry = _weighted(rng, pool, [e.weight for e in pool])
     groups = [(entry.monster, _count(rng, entry.group))]
@@ -251,7 +251,7 @@ def _item_rarity(name: str) -> str:
 
 
 def _camp(kind: RoomKind, monsters: bool, traps: bool, degree: int, entrance: bool) -> list[str]:
-    quals = [q for q in kind.camp if q != "safe"]
+    quals: list[str] = [q for q in kind.camp if q != "safe"]
     if not monsters and not traps and "safe" in kind.camp:
         quals.insert(0, "safe")
     if (degree >= 3 or entrance) and "exposed" not in quals:
@@ -288,11 +288,11 @@ def furnish_level(
 
     connections: list[Connection] = []
     for link in layout.links:
-        kind = door_kinds[link.id]
+        door_kind = door_kinds[link.id]
         values = plan.story.values(room=names[link.a].lower())
-        text = fill(fresh(rng, th.doors.for_kind(kind), used), values)  # type: ignore[arg-type]
+        text = fill(fresh(rng, th.doors.for_kind(door_kind), used), values)  # type: ignore[arg-type]
         key: str | None = None
-        if kind == "locked":
+        if door_kind == "locked":
             key_room = _key_room(layout, door_kinds, link, rng)
             where = f"{names[key_room].lower()} (room {key_room})"
             key = fill(fresh(rng, th.doors.keys, used), plan.story.values(room=where))
@@ -301,7 +301,7 @@ def furnish_level(
                     name=f"Key to the locked door between rooms {link.a} and {link.b}", rarity="free", value=0, text=key
                 )
             )
-        if kind == "secret":
+        if door_kind == "secret":
             for here, there in ((link.a, link.b), (link.b, link.a)):
                 secrets[here].append(
                     Secret(
@@ -312,10 +312,10 @@ def furnish_level(
                     )
                 )
         door = Door(
-            kind=kind,  # type: ignore[arg-type]
+            kind=door_kind,
             tile=link.door_tile,
             vertical=link.door_vertical,
-            spikeable=kind in SPIKEABLE and rng.random() < 0.5,
+            spikeable=door_kind in SPIKEABLE and rng.random() < 0.5,
             key=key,
             text=text,
         )
@@ -405,7 +405,7 @@ def furnish_level(
                 secrets=secrets[shape.id],
                 features=features,
                 corpses=corpses,
-                camp=_camp(kind, bool(monsters), bool(traps), degree[shape.id], shape.id in entrance_rooms),  # type: ignore[arg-type]
+                camp=_camp(kind, bool(monsters), bool(traps), degree[shape.id], shape.id in entrance_rooms),
                 lit=lit,
                 boss=is_lair,
                 notes="The master of this place waits here: the hardest fight of the dungeon." if is_lair else "",

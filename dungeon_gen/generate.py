@@ -82,7 +82,7 @@ def generate(
                 depth=d,
                 name=story.level_names[i],
                 seed=lseed,
-                grid={"width": layout.width, "height": layout.height, "tile_m": 1.5},  # type: ignore[arg-type]
+                grid={"width": layout.width, "height": layout.height, "tile_m": 1.5},
                 rooms=rooms_,
                 connections=connections,
                 stairs=stairs,
