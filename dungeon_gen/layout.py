@@ -294,7 +294,7 @@ def _pick_templates(rng: random.Random, n: int, style: str) -> list[Template]:
     rectangles; bigger ones are rectangles (60%), L-shaped (15%), round or
     octagonal (15%) or crosses (10%).  Caves: a quarter rectangles, the rest
     carved blobs in boxes of the same sizes (a blob fills about half its
-    box, so cave boxes are one size up).
+    box, so cave boxes are two tiles bigger).
     """
     out: list[Template] = []
     great = 0
@@ -319,7 +319,7 @@ def _pick_templates(rng: random.Random, n: int, style: str) -> list[Template]:
 
 
 def _cave(rng: random.Random, w: int, h: int) -> Template:
-    bw, bh = min(w + 3, 16), min(h + 3, 14)
+    bw, bh = min(w + 2, 14), min(h + 2, 13)
     for _ in range(8):
         tpl = cave_blob(rng, bw, bh)
         if tpl is not None:
