@@ -8,12 +8,12 @@ is one function below and every random call goes through the caller's
    shape; ``"halls"`` are mostly rectangles with some L-shaped, cross-shaped
    and round/octagonal halls, ``"caves"`` are mostly carved cave blobs with
    some rectangles.
-2. **carve rooms** (:func:`_carve_rooms`): the grid is sized from the rooms'
-   total area (roughly square); rooms are dropped at random positions, big
-   ones first, each keeping two tiles of rock from every other room's floor
-   (so walls can be drawn and the rooms' wall rings never touch); the grid
-   grows a little whenever a room does not fit, and is cropped to the rooms
-   at the end.
+2. **carve rooms** (:func:`_carve_rooms`): the level grows room by room,
+   each new room set beside one already placed, a few tiles away and facing
+   it, the most central of several tries winning (so the level comes out
+   compact and roughly square); every room keeps three tiles of rock from
+   every other room's box, so walls can be drawn and corridors can always
+   pass between them.  The grid is cropped to the rooms at the end.
 3. **connect** (:func:`_connect`): a randomised minimum spanning tree over
    each room's nearest neighbours (Kruskal), each edge dug as a one-tile
    corridor: straight, L- or Z-shaped with collision checks, and a
@@ -26,12 +26,14 @@ is one function below and every random call goes through the caller's
 5. **place entrances** (:func:`_place_entrances`): a short corridor from a
    room near the map's edge out to the edge; further entrances far (in the
    link graph) from the first.
-6. **stairs** (:func:`_place_stairs`): down in the deepest room, up at the
-   shallow end (next to an entrance room, or near a given point).
-7. **number rooms** (:func:`_finish`): rooms are numbered like a hand-made
-   key (room 1 at the first entrance, then by link distance from it, then
-   by distance on the map), links are reoriented so ``a < b`` and numbered
-   by ``(a, b)``.
+6. **stairs** (:func:`_place_stairs`): depths from the entrances; down in
+   a deepest room, up at the shallow end (in a room linked to the first
+   entrance room, or nearest a given tile); on a level without entrances
+   the up stairs come first and stand in for the entrance.
+7. **number rooms** (:func:`_number_rooms`): rooms are numbered like a
+   hand-made key (room 1 at the first entrance, then by link distance from
+   it, then by distance on the map), links are reoriented so ``a < b`` and
+   numbered by ``(a, b)``.
 
 The same arguments and the same RNG state always give an equal
 :class:`LevelLayout`; :func:`dump` is its canonical text and :func:`ascii` a
@@ -43,9 +45,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -90,7 +93,6 @@ MIN_ROOMS, MAX_ROOMS = 3, 60
 MAX_ENTRANCES = 4
 GAP = 3  # rock tiles kept between two rooms' boxes: a free lane for corridors between their wall rings
 MARGIN = 3  # tiles between the grid's edge and the nearest floor: border row, a free row, the wall ring
-FILL = 75  # percent of the grid the rooms' boxes plus their gaps aim to cover
 SMALL_MAX, MEDIUM_MAX = 20, 48  # floor area limits of "small" and "medium" rooms
 _ATTEMPTS = 12
 
@@ -110,7 +112,7 @@ class RoomShape:
     tiles: frozenset[Tile]
     shape: str  # one of SHAPES
     size: str  # "small", "medium", "large": see size_of
-    depth: int  # links to cross from the nearest entrance room (0 there)
+    depth: int  # links to cross from the nearest entrance room (0 there), or from the up stairs' room
     is_dead_end: bool  # exactly one link (entrance corridors do not count)
 
 
@@ -279,7 +281,8 @@ def _attempt(
     links = _connect(rng, board)
     links += _add_loops(rng, board, links, loops)
     ways = _place_entrances(rng, board, links, entrances)
-    return _finish(rng, board, links, ways, stairs_down, stairs_up, near)
+    stairs = _place_stairs(rng, board, links, ways, stairs_down, stairs_up, near)
+    return _number_rooms(board, links, ways, stairs)
 
 
 # --------------------------------------------------------------------------- 1. pick shapes
@@ -605,7 +608,7 @@ def _carve_rooms(rng: random.Random, templates: list[Template]) -> _Board:
     wider than tall or taller than wide).  The grid is then cropped to the
     rooms plus MARGIN and padded so neither side exceeds 3:2.
     """
-    side = _isqrt(sum((t.w + GAP) * (t.h + GAP) for t in templates))
+    side = math.isqrt(sum((t.w + GAP) * (t.h + GAP) for t in templates))
     size = 2 * side + 2 * 16 + 8
     occ = bytearray(size * size)
     centre = size // 2
@@ -666,15 +669,6 @@ def _carve_rooms(rng: random.Random, templates: list[Template]) -> _Board:
         room.x += MARGIN - x0 + pad_x // 2
         room.y += MARGIN - y0 + pad_y // 2
     return _Board(width + pad_x, height + pad_y, placed)
-
-
-def _isqrt(n: int) -> int:
-    r = int(n**0.5)
-    while r * r > n:
-        r -= 1
-    while (r + 1) * (r + 1) <= n:
-        r += 1
-    return r
 
 
 def _open(occ: bytearray, width: int, height: int, x: int, y: int, w: int, h: int) -> bool:
@@ -944,10 +938,21 @@ def _border_side(board: _Board, tile: Tile) -> int:
     return WEST if x == 0 else EAST
 
 
-# --------------------------------------------------------------------------- 6. stairs and 7. numbering
+# --------------------------------------------------------------------------- 6. stairs
 
 
-def _finish(
+class _Stairs:
+    """Where the level starts and where its stairs stand (room indices in build order)."""
+
+    __slots__ = ("depth", "down", "origin", "root", "up")
+
+    def __init__(
+        self, depth: list[int], root: int, origin: Tile, down: tuple[int, Tile] | None, up: tuple[int, Tile] | None
+    ) -> None:
+        self.depth, self.root, self.origin, self.down, self.up = depth, root, origin, down, up
+
+
+def _place_stairs(
     rng: random.Random,
     board: _Board,
     links: list[_Link],
@@ -955,21 +960,17 @@ def _finish(
     want_down: bool,
     want_up: bool,
     near: Tile | None,
-) -> LevelLayout:
-    """Place the stairs, number the rooms like a hand-made key, and freeze the result.
+) -> _Stairs:
+    """Measure every room's depth and place the stairs.
 
-    Stairs: the up stairs of a level without entrances go first (to the room
-    nearest ``near``, or a room on the map's rim) and act as its entrance.
+    The up stairs of a level without entrances go first (to the room nearest
+    ``near``, or a room on the map's rim) and stand in for its entrance.
     Depth is the link distance from the nearest entrance room; the down
-    stairs go to the deepest room (ties: farthest on the map from the
+    stairs go to a deepest room (ties: farthest on the map from the
     entrances); the up stairs of a level with entrances go to the room
-    nearest ``near``, or else to a room next to the first entrance room.
-    Each stairs tile is a floor tile well inside the room, near its centre.
-
-    Numbering: room 1 is the first entrance's room (or the up stairs' room);
-    then rooms by link distance from it, ties by distance on the map.
-    Links become ``a < b`` (the corridor reversed when needed) and are
-    numbered in ``(a, b)`` order.
+    nearest ``near``, or else to a room linked to the first entrance room.
+    Each stairs tile is a floor tile well inside its room, near the centre,
+    clear of the doorways.
     """
     rooms = board.rooms
     n = len(rooms)
@@ -977,19 +978,19 @@ def _finish(
     up_room: int | None = None
     if ways:
         starts = [wy.room for wy in ways]
-        origin = ways[0].path[0]
+        origins = [wy.path[0] for wy in ways]
     else:
         up_room = _nearest_room(rooms, near, set()) if near is not None else _rim_room(rng, board)
         starts = [up_room]
         c = rooms[up_room].centre2()
-        origin = (c[0] // 2, c[1] // 2)
+        origins = [(c[0] // 2, c[1] // 2)]
     depth = _hops(adj, starts)
     if min(depth) < 0:  # pragma: no cover - the tree spans every room
         raise _Retry
 
     def away(i: int) -> int:
         cx, cy = rooms[i].centre2()
-        return min((cx - 2 * wx) ** 2 + (cy - 2 * wy) ** 2 for wx, wy in _origins(ways, origin))
+        return min((cx - 2 * ox) ** 2 + (cy - 2 * oy) ** 2 for ox, oy in origins)
 
     down_room: int | None = None
     if want_down:
@@ -999,13 +1000,40 @@ def _finish(
         if near is not None:
             up_room = _nearest_room(rooms, near, avoid)
         else:
-            first = ways[0].room
-            nexts = sorted(j for j in adj[first] if j not in avoid)
-            up_room = rng.choice(nexts) if nexts else first
-    # Number the rooms.
-    first_room = ways[0].room if ways else starts[0]
-    hops = _hops(adj, [first_room])
-    ox, oy = origin
+            nexts = sorted(j for j in adj[starts[0]] if j not in avoid)
+            up_room = rng.choice(nexts) if nexts else starts[0]
+    doorways: list[set[Tile]] = [set() for _ in range(n)]
+    for lk in links:
+        doorways[lk.i].add(lk.path[0])
+        doorways[lk.j].add(lk.path[-1])
+    for wy in ways:
+        doorways[wy.room].add(wy.path[-1])
+    down = up = None
+    if down_room is not None:
+        down = (down_room, _stairs_tile(rng, rooms[down_room], doorways[down_room], set()))
+    if up_room is not None:
+        used = {down[1]} if down is not None else set()
+        up = (up_room, _stairs_tile(rng, rooms[up_room], doorways[up_room], used))
+    return _Stairs(depth, starts[0], origins[0], down, up)
+
+
+# --------------------------------------------------------------------------- 7. number rooms
+
+
+def _number_rooms(board: _Board, links: list[_Link], ways: list[_Way], stairs: _Stairs) -> LevelLayout:
+    """Number the rooms like a hand-made key and freeze the result.
+
+    Room 1 is the first entrance's room (or the up stairs' room on a level
+    without entrances); then rooms by link distance from it, ties by
+    distance on the map from where the party comes in.  Links become
+    ``a < b`` (the corridor reversed when needed, so the door is always at
+    the higher-numbered room) and are numbered in ``(a, b)`` order.
+    """
+    rooms = board.rooms
+    n = len(rooms)
+    adj = _adjacency(n, links)
+    hops = _hops(adj, [stairs.root])
+    ox, oy = stairs.origin
 
     def key(i: int) -> tuple[int, int, int, int]:
         cx, cy = rooms[i].centre2()
@@ -1013,37 +1041,21 @@ def _finish(
 
     order = sorted(range(n), key=key)
     new_id = {old: k + 1 for k, old in enumerate(order)}
-    # Doorways per room, so stairs keep clear of them.
-    doorways: list[set[Tile]] = [set() for _ in range(n)]
-    for lk in links:
-        doorways[lk.i].add(lk.path[0])
-        doorways[lk.j].add(lk.path[-1])
-    for wy in ways:
-        doorways[wy.room].add(wy.path[-1])
-    down_spot = up_spot = None
-    if down_room is not None:
-        down_spot = Spot(new_id[down_room], _stairs_tile(rng, rooms[down_room], doorways[down_room], set()))
-    if up_room is not None:
-        used = {down_spot.tile} if down_spot is not None else set()
-        up_spot = Spot(new_id[up_room], _stairs_tile(rng, rooms[up_room], doorways[up_room], used))
-    degree = [len(a) for a in adj]
-    shapes = []
-    for old in order:
-        room = rooms[old]
-        shapes.append(
-            RoomShape(
-                id=new_id[old],
-                x=room.x,
-                y=room.y,
-                w=room.tpl.w,
-                h=room.tpl.h,
-                tiles=room.floor,
-                shape=room.tpl.shape,
-                size=size_of(room.tpl.area),
-                depth=depth[old],
-                is_dead_end=degree[old] == 1,
-            )
+    shapes = tuple(
+        RoomShape(
+            id=new_id[old],
+            x=rooms[old].x,
+            y=rooms[old].y,
+            w=rooms[old].tpl.w,
+            h=rooms[old].tpl.h,
+            tiles=rooms[old].floor,
+            shape=rooms[old].tpl.shape,
+            size=size_of(rooms[old].tpl.area),
+            depth=stairs.depth[old],
+            is_dead_end=len(adj[old]) == 1,
         )
+        for old in order
+    )
     finished = []
     for lk in links:
         a, b, path = new_id[lk.i], new_id[lk.j], lk.path
@@ -1078,19 +1090,12 @@ def _finish(
     return LevelLayout(
         width=board.w,
         height=board.h,
-        rooms=tuple(shapes),
+        rooms=shapes,
         links=out_links,
         entrances=out_ways,
-        stairs_down=down_spot,
-        stairs_up=up_spot,
+        stairs_down=None if stairs.down is None else Spot(new_id[stairs.down[0]], stairs.down[1]),
+        stairs_up=None if stairs.up is None else Spot(new_id[stairs.up[0]], stairs.up[1]),
     )
-
-
-def _origins(ways: list[_Way], origin: Tile) -> Iterator[Tile]:
-    if not ways:
-        yield origin
-    for wy in ways:
-        yield wy.path[0]
 
 
 def _vertical(door: Tile, floor: frozenset[Tile]) -> bool:
