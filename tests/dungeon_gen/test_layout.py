@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -185,6 +186,28 @@ def test_ascii_picture() -> None:
     assert pic.count(".") == sum(len(r.tiles) for r in lay.rooms) - 2  # less the two stairs
     labelled = ascii(lay, labels=True)
     assert len(labelled.splitlines()) == lay.height and "1" in labelled
+
+
+def test_problems_notices_broken_layouts() -> None:
+    """The checker itself: each kind of damage is reported."""
+    lay = level(8, 12, stairs_down=True, stairs_up=True)
+    assert problems(lay, rooms=12) == []
+    first, link = lay.rooms[0], lay.links[0]
+    b = lay.room(link.b)
+    grown = replace(b, tiles=b.tiles | {link.door_tile})  # floor over the corridor's end
+    damaged = {
+        "rooms": replace(lay, rooms=lay.rooms[:-1]),
+        "floor": replace(lay, rooms=(*lay.rooms[: link.b - 1], grown, *lay.rooms[link.b :])),
+        "gap": replace(lay, links=(replace(link, path=link.path[:1] + link.path[2:]), *lay.links[1:])),
+        "door": replace(lay, links=(replace(link, door_vertical=not link.door_vertical), *lay.links[1:])),
+        "reach": replace(lay, links=tuple(lk for lk in lay.links if first.id not in (lk.a, lk.b))),
+        "stairs": replace(lay, stairs_down=replace(lay.stairs_down, tile=(0, 0))) if lay.stairs_down else lay,
+        "dead end": replace(lay, rooms=tuple(replace(r, is_dead_end=not r.is_dead_end) for r in lay.rooms)),
+        "depth": replace(lay, rooms=tuple(replace(r, depth=r.depth + 1) for r in lay.rooms)),
+        "edge": replace(lay, entrances=tuple(replace(e, tile=(5, 5)) for e in lay.entrances)),
+    }
+    for what, broken in damaged.items():
+        assert problems(broken, rooms=12), what
 
 
 # --------------------------------------------------------------------------- determinism
