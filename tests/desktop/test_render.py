@@ -1,0 +1,193 @@
+"""The map painter and its exports: PNG, SVG, the PDF booklet and the Universal VTT file.
+
+Renders of the fixture dungeon are kept in ``out/render/`` (gitignored) to be looked at.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import struct
+import sys
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6.QtGui")
+
+from PySide6.QtGui import QImage
+
+from desktop.render import export
+from desktop.render.map_painter import MapLayout, MapOptions, initials, label_position
+from dungeon_gen.export.markdown import to_markdown
+from dungeon_gen.export.walls import Seen
+from dungeon_gen.model import Dungeon
+from tests.dungeon_gen.fixtures import big_level, small_dungeon
+
+OUT = Path(__file__).resolve().parents[2] / "out" / "render"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def app() -> Iterator[None]:
+    export.ensure_app()  # an offscreen QGuiApplication (tests/conftest.py sets QT_QPA_PLATFORM)
+    yield
+
+
+@pytest.fixture(scope="module")
+def dungeon() -> Dungeon:
+    return small_dungeon()
+
+
+@pytest.fixture(scope="module")
+def out() -> Path:
+    OUT.mkdir(parents=True, exist_ok=True)
+    return OUT
+
+
+def load(path: Path) -> QImage:
+    image = QImage(str(path))
+    assert not image.isNull(), f"{path} does not decode"
+    return image
+
+
+def test_gm_png_has_the_layout_size(dungeon: Dungeon, out: Path) -> None:
+    path = out / "fixture_gm.png"
+    size = export.render_png(dungeon, path)
+    image = load(path)
+    assert (image.width(), image.height()) == size == MapLayout(dungeon, 32, MapOptions()).size()
+    # Room tiles are 32 px: the map is at least the level's floor across.
+    assert image.width() >= 32 * 30
+
+
+def test_player_png_differs_from_the_gm_png(dungeon: Dungeon, out: Path) -> None:
+    gm, player = out / "fixture_gm.png", out / "fixture_player.png"
+    export.render_png(dungeon, gm)
+    export.render_png(dungeon, player, player=True)
+    a, b = load(gm), load(player)
+    assert a.width() == b.width() and a != b
+    # The same frame (secret passages count in both), only the legend below differs.
+    assert MapLayout(dungeon, 32, MapOptions()).map_rect == MapLayout(dungeon, 32, MapOptions(player=True)).map_rect
+
+
+def test_player_map_leaves_out_the_gms_marks(dungeon: Dungeon) -> None:
+    gm = MapLayout(dungeon, 32, MapOptions(tokens=True))
+    player = MapLayout(dungeon, 32, MapOptions(player=True, tokens=True))
+    assert {"secret", "trap", "corpse", "monster"} <= set(gm.legend)
+    assert not {"secret", "trap", "corpse", "monster"} & set(player.legend)
+    assert not any(d.secret for d in player.geometry.doors)
+    assert any(d.secret for d in gm.geometry.doors)
+
+
+def test_more_renders_of_the_fixture(dungeon: Dungeon, out: Path) -> None:
+    """Tokens, a partly explored player map, a deeper level, and a small scale: they must all decode."""
+    cases = {
+        "fixture_gm_tokens.png": dict(tokens=True),
+        "fixture_player_seen.png": dict(player=True, seen=Seen.of(rooms=[1, 2, 3], connections=[1, 2])),
+        "fixture_gm_small.png": dict(px_per_tile=12),
+    }
+    for name, kw in cases.items():
+        export.render_png(dungeon, out / name, **kw)  # type: ignore[arg-type]
+        load(out / name)
+    level2 = dungeon.deeper_levels[0]
+    export.render_png(level2, out / "fixture_level2.png", title=dungeon.title)
+    assert load(out / "fixture_level2.png") != load(out / "fixture_gm.png")
+    seen = load(out / "fixture_player_seen.png")
+    full = load(out / "fixture_player.png")
+    assert seen != full
+
+
+def test_svg_is_xml_with_an_svg_root(dungeon: Dungeon, out: Path) -> None:
+    path = out / "fixture_gm.svg"
+    w, h = export.render_svg(dungeon, path)
+    root = ET.parse(path).getroot()
+    assert root.tag.rsplit("}", 1)[-1] == "svg"
+    assert root.get("viewBox") is not None
+    assert root.get("viewBox", "").split()[2:] == [str(w), str(h)]
+    assert ET.tostring(root).count(b"<") > 100  # something was drawn
+    export.render_svg(dungeon, out / "fixture_player.svg", player=True)
+    ET.parse(out / "fixture_player.svg")
+
+
+def pdf_pages(data: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page(?![s\w])", data))
+
+
+def test_pdf_booklet_has_title_maps_and_key(dungeon: Dungeon, out: Path) -> None:
+    path = out / "booklet.pdf"
+    pages = export.render_pdf_booklet(dungeon, to_markdown(dungeon), path)
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF")
+    assert pdf_pages(data) == pages >= 2 + len(dungeon.levels)
+
+
+def test_pdf_booklet_takes_key_sections(dungeon: Dungeon, tmp_path: Path) -> None:
+    path = tmp_path / "sections.pdf"
+    sections = [(f"{r.id} {r.name}", r.description) for r in dungeon.rooms]
+    pages = export.render_pdf_booklet(dungeon, sections, path)
+    assert pages == pdf_pages(path.read_bytes()) == 1 + len(dungeon.levels) + 1
+    # No key at all: the title page and the maps.
+    assert export.render_pdf_booklet(dungeon, "", tmp_path / "maps.pdf") == 1 + len(dungeon.levels)
+
+
+def test_dd2vtt_picture_matches_its_grid(dungeon: Dungeon, out: Path) -> None:
+    path = out / "fixture.dd2vtt"
+    data = export.render_dd2vtt(dungeon, path, pixels_per_grid=40)
+    loaded = json.loads(path.read_text(encoding="utf-8"))
+    assert loaded == data
+    image = base64.b64decode(loaded["image"])
+    assert image.startswith(b"\x89PNG\r\n\x1a\n")
+    width, height = struct.unpack(">II", image[16:24])
+    size = loaded["resolution"]["map_size"]
+    assert (width, height) == (size["x"] * 40, size["y"] * 40)
+    assert len(loaded["portals"]) == len(dungeon.connections)
+    picture = QImage.fromData(image)
+    assert (picture.width(), picture.height()) == (width, height)
+    picture.save(str(out / "fixture_vtt.png"))
+
+
+def test_png_bytes_decode(dungeon: Dungeon) -> None:
+    data = export.png_bytes(dungeon, player=True, px_per_tile=16)
+    image = QImage.fromData(data)
+    assert not image.isNull()
+    assert (image.width(), image.height()) == MapLayout(dungeon, 16, MapOptions(player=True)).size()
+
+
+def test_painting_keeps_nones_references(dungeon: Dungeon) -> None:
+    """PySide6 6.12.0 on Python 3.11 drops a reference to None on every void call; the
+    painter repays them, so a long session cannot abort the interpreter."""
+    before = sys.getrefcount(None)
+    for _ in range(3):
+        export.png_bytes(dungeon, px_per_tile=8)
+    assert sys.getrefcount(None) >= before - 50
+
+
+def test_a_thirty_room_level_renders_quickly(out: Path) -> None:
+    level = big_level()
+    export.render_png(level, out / "big_gm.png")  # warm up fonts
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        export.render_png(level, out / "big_gm.png")
+        times.append(time.perf_counter() - start)
+    print(f"30-room level to PNG: best {min(times) * 1000:.0f} ms")
+    assert min(times) < 2.0  # generous: the target is about 150 ms on a 2-core machine
+
+
+def test_label_position_avoids_marks() -> None:
+    dungeon = small_dungeon()
+    room = dungeon.room(1)
+    x, y = label_position(room, set())
+    assert (x, y) == (room.x + room.w / 2, room.y + room.h / 2)
+    busy = {(int(x), int(y)), (int(x - 0.5), int(y)), (int(x), int(y - 0.5)), (int(x - 0.5), int(y - 0.5))}
+    x2, y2 = label_position(room, busy)
+    assert (int(x2), int(y2)) not in busy and (int(x2), int(y2)) in room.floor()
+
+
+def test_initials() -> None:
+    assert initials("Goblin Scrapper") == "GS"
+    assert initials("Hobgoblin") == "Ho"
+    assert initials("") == "?"
