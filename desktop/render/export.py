@@ -14,6 +14,7 @@ import os
 import struct
 import zlib
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import ParamSpec, TypeVar
@@ -129,9 +130,12 @@ def png_bytes(
 
 
 def encode_png(image: QImage, level: int = 1) -> bytes:
-    """An RGB PNG of ``image``, written here rather than by Qt: rows unfiltered and zlib at
-    level 1 take a third of the time of Qt's PNG writer (whose libpng tries every row filter)
-    for the same size, on flat-coloured maps (50 ms instead of 150 ms for 2400 × 2100 px)."""
+    """An RGB PNG of ``image``, written here rather than by Qt.
+
+    Qt's writer (libpng trying every row filter, zlib level 6) takes 150 ms for a
+    2400 × 2100 px map; unfiltered rows deflated at level 1 in slices on parallel threads
+    (zlib lets go of the GIL) take about a quarter of that, for a file of the same size.
+    """
     rgb = image.convertToFormat(QImage.Format.Format_RGB888)
     w, h, stride = rgb.width(), rgb.height(), rgb.bytesPerLine()
     bits = memoryview(rgb.constBits()).cast("B")
@@ -149,10 +153,33 @@ def encode_png(image: QImage, level: int = 1) -> bytes:
         [
             b"\x89PNG\r\n\x1a\n",
             chunk(b"IHDR", header),
-            chunk(b"IDAT", zlib.compress(bytes(raw), level)),
+            chunk(b"IDAT", _deflate(memoryview(raw), level)),
             chunk(b"IEND", b""),
         ]
     )
+
+
+_SLICE = 1 << 22  # 4 MiB of pixels per thread at least
+
+
+def _deflate(data: memoryview, level: int) -> bytes:
+    """A zlib stream of ``data``, deflated in slices on parallel threads (as pigz does): each
+    slice but the last ends on a sync flush, so the raw deflate streams join into one."""
+    slices = max(1, min(os.cpu_count() or 1, 4, len(data) // _SLICE))
+    if slices == 1:
+        return zlib.compress(data, level)
+    size = -(-len(data) // slices)
+    parts = [data[i : i + size] for i in range(0, len(data), size)]
+
+    def deflate(i: int) -> bytes:
+        c = zlib.compressobj(level, zlib.DEFLATED, -15)
+        return c.compress(parts[i]) + c.flush(zlib.Z_FINISH if i == len(parts) - 1 else zlib.Z_SYNC_FLUSH)
+
+    with ThreadPoolExecutor(max_workers=len(parts)) as pool:
+        futures = [pool.submit(deflate, i) for i in range(len(parts))]
+        check = zlib.adler32(data)
+        body = b"".join(f.result() for f in futures)
+    return b"\x78\x01" + body + struct.pack(">I", check & 0xFFFFFFFF)
 
 
 @_guarded
