@@ -235,7 +235,17 @@ def _loot(plan: LevelPlan, rng: Random, values: dict[str, Any], *, rich: bool = 
         value = DiceExpr.parse(formula).roll(rng) if isinstance(formula, str) else int(formula)
         count = _count(rng, lt.count)
         text = fill(lt.text, values) if lt.text else ""
-        out.append(Loot(name=lt.label, text=text, rarity=rarity, value=value, count=count, item=lt.item, big=lt.big))
+        out.append(
+            Loot(
+                name=fill(lt.label, values),
+                text=text,
+                rarity=rarity,
+                value=value,
+                count=count,
+                item=lt.item,
+                big=lt.big,
+            )
+        )
     return out
 
 
