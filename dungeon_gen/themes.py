@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Annotated, Literal, get_args
 
 from pydantic import AfterValidator, Field, model_validator
 
-from rules.content.base import ContentError, Dice, Name, Notation, Rarity, Strict, Text, load_toml, resources_dir
+from rules.content.base import ContentError, Dice, Notation, Rarity, Strict, load_toml, resources_dir
 from rules.dice import DiceExpr
 
 if TYPE_CHECKING:
@@ -118,6 +118,14 @@ def _check_title(v: str) -> str:
     return v
 
 
+def _check_plain(v: str) -> str:
+    if "{" in v or "}" in v:
+        raise ValueError("no {placeholders} here: this field is used as it is written")
+    return v
+
+
+#: A name or a text used as written: no placeholders.
+Plain = Annotated[str, Field(min_length=1), AfterValidator(_check_plain)]
 #: Prose that may hold placeholders (``{owner}``, ``{boss}``, ...).
 Template = Annotated[str, Field(min_length=1), AfterValidator(_check_template)]
 TitlePattern = Annotated[str, Field(min_length=1), AfterValidator(_check_title)]
@@ -157,15 +165,15 @@ class DepthNames(Strict):
     """What the levels of a dungeon are called, by depth (1 is the entry level)."""
 
     depth: int = Field(ge=1, le=9)
-    names: Annotated[list[Name], Field(min_length=2)]
-    notes: list[Template] = []  # GM notes for a level at this depth ("an unnatural darkness...")
+    names: Annotated[list[Plain], Field(min_length=2)]
+    notes: list[Plain] = []  # GM notes for a level at this depth ("an unnatural darkness...")
 
 
 class Titles(Strict):
     patterns: Annotated[list[TitlePattern], Field(min_length=4)]
-    adjectives: Annotated[list[Name], Field(min_length=8)]
-    places: Annotated[list[Name], Field(min_length=6)]
-    owners: Annotated[list[Name], Field(min_length=8)]
+    adjectives: Annotated[list[Plain], Field(min_length=8)]
+    places: Annotated[list[Plain], Field(min_length=6)]
+    owners: Annotated[list[Plain], Field(min_length=8)]
     depths: Annotated[list[DepthNames], Field(min_length=3)]
 
     @model_validator(mode="after")
@@ -187,14 +195,14 @@ class Titles(Strict):
 class Member(Strict):
     """A monster and how many of it."""
 
-    monster: Name  # the bestiary's exact name
+    monster: Plain  # the bestiary's exact name
     count: Count = "1"
 
 
 class RosterEntry(LevelWindow):
     """One monster the theme places in rooms, with its role and the levels it fits."""
 
-    monster: Name  # the bestiary's exact name
+    monster: Plain  # the bestiary's exact name
     role: Role
     weight: Weight = 1
     group: Count = "1"  # how many are placed together
@@ -203,7 +211,7 @@ class RosterEntry(LevelWindow):
 
 
 class WanderingTemplate(LevelWindow):
-    name: Name
+    name: Plain
     text: Template
     monsters: Annotated[list[Member], Field(min_length=1)]
 
@@ -212,7 +220,7 @@ class WanderingTemplate(LevelWindow):
 
 
 class FeatureTemplate(Strict):
-    name: Name
+    name: Plain
     text: Template
     test: Attr | None = None
     success: Template | Literal[""] = ""
@@ -240,7 +248,7 @@ class Chances(Strict):
 
 class RoomKind(Strict):
     id: Id
-    names: Annotated[list[Template], Field(min_length=2)]
+    names: Annotated[list[Plain], Field(min_length=2)]
     sizes: Annotated[list[Size], Field(min_length=1)]
     descriptions: Annotated[list[Template], Field(min_length=3)]
     features: Annotated[list[FeatureTemplate], Field(min_length=2)]
@@ -266,24 +274,24 @@ class RoomKind(Strict):
 
 
 class TrapTemplate(LevelWindow):
-    name: Name
+    name: Plain
     text: Template  # what it looks like and where it is
-    trigger: Text  # what sets it off
+    trigger: Plain  # what sets it off
     clue: Template  # a visible hint for attentive players
     find: Attr = "INT"
     disarm: Attr = "DEX"
-    disarm_text: Text  # how it is disarmed
+    disarm_text: Plain  # how it is disarmed
     attack: Notation | None = None  # defended by the victim
     effect: Template  # what happens, in words
-    afflictions: list[Name] = []  # names from character.toml, lowercase
+    afflictions: list[Plain] = []  # names from character.toml, lowercase
     doom: int = Field(0, ge=0, le=3)
 
 
 class LootTemplate(LevelWindow):
     """A valuable of the theme (``name``, ``rarity``, ``value``) or an equipment item (``item``)."""
 
-    name: Name | None = None
-    item: Name | None = None  # an item, weapon, armour or shield, by its exact name
+    name: Plain | None = None
+    item: Plain | None = None  # an item, weapon, armour or shield, by its exact name
     text: Template | Literal[""] = ""
     rarity: Rarity | None = None  # an item's rarity defaults to its table's
     value: Annotated[int, Field(ge=0, le=5000)] | Dice | None = None  # silver; an item's defaults to its price
@@ -308,13 +316,13 @@ class SecretTemplate(Strict):
     kind: SecretKind
     text: Template
     find: Attr = "INT"
-    clue: Template | Literal[""] = ""
+    clue: Plain | Literal[""] = ""
     reveals: Template | Literal[""] = ""
 
 
 class CorpseTemplate(Strict):
     text: Template
-    rises_as: Name | None = None  # the bestiary name the dead vigil raises it as; none: it stays dead
+    rises_as: Plain | None = None  # the bestiary name the dead vigil raises it as; none: it stays dead
     warded: bool = False
     weight: Weight = 1
 
@@ -344,7 +352,7 @@ class Bounty(Strict):
 class Hooks(Strict):
     templates: Annotated[list[Template], Field(min_length=4)]
     openers: Annotated[list[Template], Field(min_length=3)]  # "possible ideas for starting out"
-    settlements: Annotated[list[Name], Field(min_length=1)]  # where the hook is given (blacksalt.toml)
+    settlements: Annotated[list[Plain], Field(min_length=1)]  # where the hook is given (blacksalt.toml)
     bounty: Bounty
 
 
@@ -363,10 +371,10 @@ class DoomTemplate(LevelWindow):
     kind: DoomKind
     text: Template
     tier: int | None = Field(None, ge=1, le=3)  # 1 early, 2 middle, 3 late; none for final_fight
-    group: Name | None = None  # wandering_group: one of the theme's wandering groups (none: any)
+    group: Plain | None = None  # wandering_group: one of the theme's wandering groups (none: any)
     monsters: list[Member] = []
     attack: Notation | None = None
-    affliction: Name | None = None
+    affliction: Plain | None = None
     dice: int = Field(0, ge=0, le=6)
 
     @model_validator(mode="after")
@@ -416,9 +424,9 @@ class Doors(Strict):
 
 class Theme(Strict):
     id: Id
-    name: Name
+    name: Plain
     style: Style
-    family_text: Text
+    family_text: Plain
     min_level: Level
     max_level: Level
     titles: Titles
