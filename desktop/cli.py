@@ -269,7 +269,7 @@ def cmd_dungeon(args: argparse.Namespace) -> int:
         except GenerationError as exc:
             return _fail(str(exc))
     try:
-        written = export_dungeon(dungeon, formats, Path(args.out))
+        written = export_dungeon(dungeon, formats, args.out)
     except ExportError as exc:
         return _fail(str(exc), EXIT_CONTENT)
     for path in written:

@@ -27,18 +27,21 @@ def slug(text: str) -> str:
     return s[:60] or "dungeon"
 
 
-def target_stem(out: Path, dungeon: Dungeon) -> tuple[Path, str]:
-    """(folder, file stem): a folder gets ``<title-slug>``; a path is a stem (a known suffix is dropped)."""
-    if out.is_dir() or str(out).endswith(("/", os.sep)):
-        return out, slug(dungeon.title)
-    stem = out.name
+def target_stem(out: str | Path, dungeon: Dungeon) -> tuple[Path, str]:
+    """(folder, file stem): a folder (existing, or written with a trailing slash) gets ``<title-slug>``;
+    anything else is a stem (a known suffix is dropped)."""
+    text = str(out)
+    path = Path(text)
+    if path.is_dir() or text.endswith(("/", os.sep)):
+        return path, slug(dungeon.title)
+    stem = path.name
     for ext in (".json", ".md", ".svg", ".png", ".pdf", ".dd2vtt", ".uvtt"):
         if stem.lower().endswith(ext):
             stem = stem[: -len(ext)]
-    return out.parent if str(out.parent) else Path("."), stem
+    return path.parent, stem
 
 
-def _writers(dungeon: Dungeon, fmt: str, stem: str) -> list[tuple[str, Callable[[Path], None]]]:
+def _writers(dungeon: Dungeon, fmt: str, stem: str) -> list[tuple[str, Callable[[Path], object]]]:
     """(file name, writer) pairs for one format."""
     if fmt == "json":
         from dungeon_gen.export.json_io import dumps
@@ -50,22 +53,16 @@ def _writers(dungeon: Dungeon, fmt: str, stem: str) -> list[tuple[str, Callable[
         return [(f"{stem}.md", lambda p: p.write_text(to_markdown(dungeon), encoding="utf-8"))]
     from desktop.render import export as render  # Qt from here on
 
-    out: list[tuple[str, Callable[[Path], None]]] = []
+    out: list[tuple[str, Callable[[Path], object]]] = []
     levels = dungeon.levels
     for level in levels:
         suffix = "" if len(levels) == 1 else f"-level{level.depth}"
         if fmt in ("svg", "png"):
             for player in (False, True):
-                out.append(
-                    (f"{stem}{suffix}{'-player' if player else ''}.{fmt}", _map_writer(fmt, dungeon, level, player))
-                )
+                name = f"{stem}{suffix}{'-player' if player else ''}.{fmt}"
+                out.append((name, _map_writer(fmt, dungeon, level, player)))
         elif fmt == "uvtt":
-            from dungeon_gen.export.uvtt import to_uvtt_json
-
-            def write_uvtt(p: Path, lv=level) -> None:  # type: ignore[no-untyped-def]
-                p.write_text(to_uvtt_json(lv, render.png_bytes(dungeon, lv, player=True)), encoding="utf-8")
-
-            out.append((f"{stem}{suffix}.dd2vtt", write_uvtt))
+            out.append((f"{stem}{suffix}.dd2vtt", _vtt_writer(level)))
     if fmt == "pdf":
         from dungeon_gen.export.markdown import to_markdown
 
@@ -73,19 +70,25 @@ def _writers(dungeon: Dungeon, fmt: str, stem: str) -> list[tuple[str, Callable[
     return out
 
 
+def _vtt_writer(level: LevelData) -> Callable[[Path], object]:
+    from desktop.render import export as render
+
+    return lambda path: render.render_dd2vtt(level, path)
+
+
 def _map_writer(fmt: str, dungeon: Dungeon, level: LevelData, player: bool) -> Callable[[Path], None]:
     from desktop.render import export as render
 
     def write(path: Path) -> None:
         if fmt == "svg":
-            render.render_svg(dungeon, level, path, player=player)
+            render.render_svg(level, path, player=player, title=dungeon.title)
         else:
-            render.render_png(dungeon, level, path, player=player)
+            render.render_png(level, path, player=player, title=dungeon.title)
 
     return write
 
 
-def export_dungeon(dungeon: Dungeon, formats: list[str], out: Path) -> list[Path]:
+def export_dungeon(dungeon: Dungeon, formats: list[str], out: str | Path) -> list[Path]:
     """Write every format; return the paths written.  All or nothing."""
     folder, stem = target_stem(out, dungeon)
     try:

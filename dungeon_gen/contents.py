@@ -21,6 +21,7 @@ from dungeon_gen.model import (
     Connection,
     Corpse,
     Door,
+    EntranceWay,
     Feature,
     Loot,
     MonsterGroup,
@@ -442,3 +443,20 @@ def furnish_level(
             )
         )
     return rooms, connections, stairs
+
+
+def entrance_ways(th: Theme, story: Story, layout: LevelLayout, rng: Random) -> list[EntranceWay]:
+    """The corridors from outside into each entrance room, with their doors."""
+    used: set[str] = set()
+    out = []
+    for e in layout.entrances:
+        kind = rng.choice(("archway", "wooden", "iron", "barricaded"))
+        door = Door(
+            kind=kind,
+            tile=e.door_tile,
+            vertical=e.door_vertical,
+            spikeable=kind in SPIKEABLE,
+            text=fill(fresh(rng, th.doors.for_kind(kind), used), story.values()),  # type: ignore[arg-type]
+        )
+        out.append(EntranceWay(room=e.room, side=e.side, path=list(e.path), door=door))
+    return out

@@ -12,10 +12,10 @@ from __future__ import annotations
 from itertools import pairwise
 from random import Random
 
-from dungeon_gen.contents import LevelPlan, furnish_level
+from dungeon_gen.contents import LevelPlan, entrance_ways, furnish_level
 from dungeon_gen.doom import doom_track, wandering_groups
 from dungeon_gen.layout import build_level
-from dungeon_gen.model import Dungeon, LevelData
+from dungeon_gen.model import Dungeon, EntranceWay, LevelData
 from dungeon_gen.story import Story, tell
 from dungeon_gen.themes import Theme, load_themes
 
@@ -61,6 +61,8 @@ def generate(
 
     levels: list[LevelData] = []
     entrances: list[int] = []
+    ways: list[EntranceWay] = []
+    down_at: tuple[int, int] | None = None
     for i, lseed in enumerate(level_seeds):
         d = i + 1
         layout = build_level(
@@ -70,11 +72,15 @@ def generate(
             stairs_down=d < depth,
             stairs_up=d > 1,
             style=th.style,
+            stairs_up_near=down_at if d > 1 else None,
         )
         plan = LevelPlan(theme=th, story=story, depth=d, last=d == depth, level=min(10, level + d - 1), seed=lseed)
         rooms_, connections, stairs = furnish_level(plan, layout, stream(lseed, "rooms"))
         if d == 1:
             entrances = [e.room for e in layout.entrances]
+            ways = entrance_ways(th, story, layout, stream(lseed, "entrances"))
+        if layout.stairs_down is not None:
+            down_at = layout.stairs_down.tile
         groups = wandering_groups(plan, stream(lseed, "wanderers"))
         track = doom_track(plan, groups, stream(lseed, "doom"))
         levels.append(
@@ -104,6 +110,7 @@ def generate(
         rumours=text.rumours,
         history=text.history,
         entrances=entrances,
+        entrance_ways=ways,
         depth=1,
         name=first.name,
         grid=first.grid,

@@ -154,6 +154,16 @@ class Stairs(Model):
     text: str = ""
 
 
+class EntranceWay(Model):
+    """How an entrance reaches its room from outside: a corridor from the map's edge."""
+
+    room: RoomId
+    side: Literal["north", "south", "east", "west"]
+    path: Annotated[list[Tile], Field(min_length=1)]  # from the map edge inward
+    door: Door  # at the room's wall
+    text: str = ""
+
+
 class DoomEffect(Model):
     kind: Literal[
         "wandering_group", "monsters_appear", "lights_snuffed", "ceiling_collapse", "ambush_dice",
@@ -235,6 +245,7 @@ class Dungeon(LevelData):
     rumours: Annotated[list[Rumour], Field(min_length=11, max_length=11)]
     history: str
     entrances: Annotated[list[RoomId], Field(min_length=1)]
+    entrance_ways: list[EntranceWay] = []  # the corridors from outside, one per entrance
     deeper_levels: list[LevelData] = []
 
     @model_validator(mode="after")
@@ -245,6 +256,9 @@ class Dungeon(LevelData):
         bad = [e for e in self.entrances if e not in known]
         if bad:
             raise ValueError(f"entrances name unknown rooms {bad}")
+        stray = [w.room for w in self.entrance_ways if w.room not in self.entrances]
+        if stray:
+            raise ValueError(f"entrance_ways lead to rooms that are not entrances: {stray}")
         depths = [lv.depth for lv in self.deeper_levels]
         if depths != list(range(2, 2 + len(depths))):
             raise ValueError("deeper levels must have depths 2, 3, ... in order")

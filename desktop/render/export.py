@@ -8,12 +8,11 @@ command line can export without a window.  The drawing itself is
 
 from __future__ import annotations
 
-import functools
 import html
 import os
 import struct
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -35,7 +34,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtSvg import QSvgGenerator
 
-from desktop.render.map_painter import PALETTE, MapLayout, MapOptions, font, none_refcount_guard, paint_map
+from desktop.render.map_painter import PALETTE, MapLayout, MapOptions, font, paint_map
 from dungeon_gen.export import uvtt
 from dungeon_gen.export.walls import Seen
 from dungeon_gen.model import Dungeon, LevelData
@@ -48,18 +47,6 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def _guarded(fn: Callable[P, R]) -> Callable[P, R]:
-    """Run an export under :func:`none_refcount_guard` (a PySide6 6.12.0 bug on Python 3.11)."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        with none_refcount_guard():
-            return fn(*args, **kwargs)
-
-    return wrapper
-
-
-@_guarded
 def ensure_app() -> None:
     """A QGuiApplication must exist to draw text; make an offscreen one if needed."""
     global _app
@@ -80,7 +67,6 @@ def map_options(
     return MapOptions(player=player, seen=seen, tokens=tokens, title=title, grid=grid, decorations=decorations)
 
 
-@_guarded
 def render_image(level: LevelData, *, px_per_tile: int = 32, options: MapOptions | None = None) -> QImage:
     """The map as a QImage (RGB, no alpha: the paper and rock fill it)."""
     ensure_app()
@@ -97,7 +83,6 @@ def render_image(level: LevelData, *, px_per_tile: int = 32, options: MapOptions
     return image
 
 
-@_guarded
 def render_png(
     level: LevelData,
     path: str | Path,
@@ -116,7 +101,6 @@ def render_png(
     return image.width(), image.height()
 
 
-@_guarded
 def png_bytes(
     level: LevelData,
     *,
@@ -182,7 +166,6 @@ def _deflate(data: memoryview, level: int) -> bytes:
     return b"\x78\x01" + body + struct.pack(">I", check & 0xFFFFFFFF)
 
 
-@_guarded
 def render_svg(
     level: LevelData,
     path: str | Path,
@@ -226,7 +209,6 @@ def vtt_image_options() -> MapOptions:
     return MapOptions(player=True, reveal_secrets=True, decorations=False, pad=uvtt.DEFAULT_PAD)
 
 
-@_guarded
 def render_dd2vtt(
     level: LevelData,
     path: str | Path,
@@ -251,7 +233,6 @@ PRINT_UI_MM = 7.0  # the margins' unit on paper: title about 15 pt, legend about
 PRINT_LABEL_MM = 4.6  # a room number's circle is about 3.3 mm across, its digits about 6.5 pt
 
 
-@_guarded
 def render_pdf_booklet(
     dungeon: Dungeon,
     key: str | KeySections,

@@ -18,10 +18,7 @@ from __future__ import annotations
 
 import math
 import random
-import sys
 from collections import deque
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -56,39 +53,6 @@ from dungeon_gen.model import Dungeon, LevelData, Room
 FONTS_DIR = Path(__file__).resolve().parents[2] / "resources" / "fonts"
 SERIF_FAMILIES = ["DejaVu Serif", "Liberation Serif", "Noto Serif", "Times New Roman", "Georgia", "serif"]
 SANS_FAMILIES = ["DejaVu Sans", "Liberation Sans", "Noto Sans", "Arial", "Helvetica", "sans-serif"]
-
-
-_NONE_DEBT: list[None] = []
-if sys.version_info < (3, 12):
-    import ctypes
-
-    # The list must outlive interpreter shutdown, or freeing it would release the repaid
-    # references after all and abort the interpreter on exit: one reference nobody drops.
-    ctypes.pythonapi.Py_IncRef(ctypes.py_object(_NONE_DEBT))
-
-
-@contextmanager
-def none_refcount_guard() -> Iterator[None]:
-    """Work around PySide6 6.12.0 on Python 3.11, where every Qt method returning ``void``
-    drops a reference to ``None`` it never took (6.11.3 is fine; on 3.12+ ``None`` is immortal).
-
-    A big map makes thousands of such calls; without this the interpreter aborts
-    ("none_dealloc: deallocating None") once ``None``'s count reaches zero.  A cushion of
-    references covers the calls while painting; afterwards the references lost are repaid
-    for good (eight bytes per lost reference).  Nothing happens where there is no leak.
-    """
-    if sys.version_info >= (3, 12):
-        yield
-        return
-    cushion = [None] * 100_000
-    before = sys.getrefcount(None)
-    try:
-        yield
-    finally:
-        lost = before - sys.getrefcount(None)
-        if lost > 0:
-            _NONE_DEBT.extend([None] * (lost + 8))
-        del cushion
 
 
 @dataclass(frozen=True)
@@ -274,8 +238,7 @@ LEGEND_TEXT = {
 
 def paint_map(painter: QPainter, layout: MapLayout, palette: Palette = PALETTE) -> None:
     """Draw the whole map of ``layout`` with ``painter`` (in layout pixels)."""
-    with none_refcount_guard():
-        MapPainter(painter, layout, palette).paint()
+    MapPainter(painter, layout, palette).paint()
 
 
 class MapPainter:
@@ -458,7 +421,17 @@ class MapPainter:
         out: list[tuple[QPointF, QPointF]] = []
         fr = self.lay.frame
         level = self.lay.level
+        ways = {w.room: w for w in getattr(level, "entrance_ways", []) if w.room in self.lay.entrances}
+        for way in ways.values():
+            # the entrance corridor from the map's edge: the arrow comes in along it
+            (x0, y0), (x1, y1) = way.path[0], way.path[min(1, len(way.path) - 1)]
+            dx, dy = (x1 - x0, y1 - y0) if (x1, y1) != (x0, y0) else _SIDE_IN[way.side]
+            head = self.lay.point(x0 + 0.5, y0 + 0.5)
+            tail = self.lay.point(x0 + 0.5 - dx * 2.5, y0 + 0.5 - dy * 2.5)
+            out.append((tail, head))
         for rid in self.lay.entrances:
+            if rid in ways:
+                continue
             room = next((r for r in level.rooms if r.id == rid), None)
             if room is None or not (room.floor() & self.floor):
                 continue
@@ -890,6 +863,9 @@ def initials(name: str) -> str:
 
 def _metres(m: float) -> str:
     return f"{m:g} m"
+
+
+_SIDE_IN = {"north": (0, 1), "south": (0, -1), "west": (1, 0), "east": (-1, 0)}
 
 
 def _ray_from_room(room: Room, step: tuple[int, int], floor: frozenset[Tile], frame: Frame) -> tuple[Tile, int, bool]:

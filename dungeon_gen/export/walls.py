@@ -206,9 +206,21 @@ def room_floor(level: LevelData) -> set[Tile]:
     return out
 
 
+ENTRANCE_IDS = 9000  # connection ids given to the corridors from outside (entrance ways)
+
+
+def all_connections(level: LevelData) -> list[Connection]:
+    """The level's connections, plus its entrance ways (the corridors from outside) as connections
+    from the map's edge into their room, numbered from :data:`ENTRANCE_IDS`."""
+    out = list(level.connections)
+    for i, way in enumerate(getattr(level, "entrance_ways", [])):
+        out.append(Connection(id=ENTRANCE_IDS + i, from_=way.room, to=way.room, door=way.door, path=way.path))
+    return out
+
+
 def corridor_tiles(level: LevelData) -> set[Tile]:
-    """Every corridor tile of every connection."""
-    return {(x, y) for c in level.connections for x, y in c.path}
+    """Every corridor tile of every connection and entrance way."""
+    return {(x, y) for c in all_connections(level) for x, y in c.path}
 
 
 def floor_tiles(level: LevelData) -> set[Tile]:
@@ -272,7 +284,7 @@ def door_edge(level: LevelData, conn: Connection, floors: dict[int, set[Tile]] |
 def door_edges(level: LevelData) -> list[DoorEdge]:
     """Every door of the level that can be placed (see :func:`door_edge`)."""
     floors = {r.id: r.floor() for r in level.rooms}
-    out = [door_edge(level, c, floors) for c in level.connections]
+    out = [door_edge(level, c, floors) for c in all_connections(level)]
     return [d for d in out if d is not None]
 
 
@@ -296,7 +308,7 @@ def seen_floor(level: LevelData, seen: Seen) -> set[Tile]:
         if r.id in seen.rooms:
             floor |= r.floor()
     rooms_floor = set(floor)
-    for c in level.connections:
+    for c in all_connections(level):
         path = {(x, y) for x, y in c.path}
         if c.id in seen.connections:
             floor |= path
@@ -342,7 +354,7 @@ def level_geometry(
     }
     if seen is None:
         floor = room_floor(level)
-        for c in level.connections:
+        for c in all_connections(level):
             if c.id not in hidden_ids:
                 floor |= {(x, y) for x, y in c.path}
     else:

@@ -156,9 +156,9 @@ def test_png_bytes_decode(dungeon: Dungeon) -> None:
     assert (image.width(), image.height()) == MapLayout(dungeon, 16, MapOptions(player=True)).size()
 
 
-def test_painting_keeps_nones_references(dungeon: Dungeon) -> None:
-    """PySide6 6.12.0 on Python 3.11 drops a reference to None on every void call; the
-    painter repays them, so a long session cannot abort the interpreter."""
+def test_installed_qt_keeps_nones_references(dungeon: Dungeon) -> None:
+    """PySide6 6.12.0 on Python 3.11 drops a reference to None on every void call and, over a
+    session, aborts the interpreter (pyproject pins below 6.12): catch a leaky Qt coming back."""
     before = sys.getrefcount(None)
     for _ in range(3):
         export.png_bytes(dungeon, px_per_tile=8)
