@@ -72,7 +72,7 @@ def test_pdf_reads(exported: Path) -> None:
 def test_uvtt_fields(exported: Path) -> None:
     for path in exported.glob("*.dd2vtt"):
         data = json.loads(path.read_text())
-        assert UVTT_KEYS <= set(data)
+        assert set(data) >= UVTT_KEYS
         res = data["resolution"]
         assert {"map_origin", "map_size", "pixels_per_grid"} <= set(res)
         w, h = res["map_size"]["x"], res["map_size"]["y"]
