@@ -34,6 +34,7 @@ THEME_IDS = [
     "necromancer_tomb",
     "plague_chapel",
     "ruined_watchtower",
+    "salt_mine",
 ]
 README = themes_dir() / "README.md"
 
