@@ -330,7 +330,7 @@ BROKEN = [
         "'Red spike plates'",
         "colour",
     ),
-    ('clue = "a pile of spare iron spikes', 'hint = "a pile of spare iron spikes', "'Red spike plates'", "clue"),
+    ('clue = "a crate of spikes', 'hint = "a crate of spikes', "'Red spike plates'", "clue"),
     (
         'monster = "Bloated Screamer"\nrole = "elite"',
         'monster = "Bloated Screemer"\nrole = "elite"',
@@ -345,7 +345,7 @@ BROKEN = [
         "'Void Demon'",
         "monster",
     ),
-    ('rarity = "exotic"\nvalue = "10 x 4d6"', 'rarity = "exotic"\nvalue = 5', "'Necklace of wisdom'", "value"),
+    ('rarity = "exotic"\nvalue = "10 x 4d6"', 'rarity = "exotic"\nvalue = 5', "'Rosary of the hundred names'", "value"),
     ('name = "Defaced name"\ntext = "The name', 'name = "Defaced name"\ntext = "The {name}', "'Defaced name'", "text"),
     ('test = "INT"\nsuccess = "Traces', 'test = "WIS"\nsuccess = "Traces', "'Defaced name'", "test"),
     ('afflictions = ["bleeding"]', 'afflictions = ["bleding"]', "'Red spike plates'", "afflictions"),
