@@ -21,7 +21,6 @@ from __future__ import annotations
 import difflib
 import re
 import string
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -29,7 +28,7 @@ from typing import TYPE_CHECKING, Annotated, Literal, get_args
 
 from pydantic import AfterValidator, Field, model_validator
 
-from rules.content.base import ContentError, Dice, Notation, Rarity, Strict, load_toml, resources_dir
+from rules.content.base import ContentError, Dice, Notation, Rarity, Strict, check_unique, load_toml, resources_dir
 from rules.dice import DiceExpr
 
 if TYPE_CHECKING:
@@ -132,16 +131,6 @@ TitlePattern = Annotated[str, Field(min_length=1), AfterValidator(_check_title)]
 Count = Annotated[str, AfterValidator(_check_count)]
 
 
-def _unique(values: Iterable[str], what: str) -> None:
-    seen: set[str] = set()
-    dup: set[str] = set()
-    for v in values:
-        key = v.lower()
-        (dup if key in seen else seen).add(key)
-    if dup:
-        raise ValueError(f"duplicate {what}: {', '.join(sorted(dup))}")
-
-
 class LevelWindow(Strict):
     """Mixin: the dungeon levels (difficulty) an entry is used at."""
 
@@ -178,9 +167,9 @@ class Titles(Strict):
 
     @model_validator(mode="after")
     def _titles(self) -> Titles:
-        _unique(self.adjectives, "adjectives")
-        _unique(self.places, "places")
-        _unique(self.owners, "owners")
+        check_unique(self.adjectives, "adjectives")
+        check_unique(self.places, "places")
+        check_unique(self.owners, "owners")
         borrowed = sorted(o for o in self.owners if o.lower() in BOOK_NAMES)
         if borrowed:
             raise ValueError(f"owners must be invented, not the book's characters: {borrowed}")
@@ -261,8 +250,8 @@ class RoomKind(Strict):
 
     @model_validator(mode="after")
     def _room(self) -> RoomKind:
-        _unique(self.names, "names")
-        _unique((f.name for f in self.features), "feature names")
+        check_unique(self.names, "names")
+        check_unique((f.name for f in self.features), "feature names")
         if len(set(self.camp)) != len(self.camp):
             raise ValueError("camp qualities repeat")
         if self.entrance and self.min_depth != 1:
@@ -447,10 +436,10 @@ class Theme(Strict):
     def _theme(self) -> Theme:
         if self.max_level < self.min_level:
             raise ValueError(f"max_level {self.max_level} is below min_level {self.min_level}")
-        _unique((k.id for k in self.room_kinds), "room kind ids")
-        _unique((w.name for w in self.wandering), "wandering group names")
-        _unique((t.name for t in self.traps), "trap names")
-        _unique((lt.label for lt in self.loot), "loot names")
+        check_unique((k.id for k in self.room_kinds), "room kind ids")
+        check_unique((w.name for w in self.wandering), "wandering group names")
+        check_unique((t.name for t in self.traps), "trap names")
+        check_unique((lt.label for lt in self.loot), "loot names")
         if not any(k.entrance for k in self.room_kinds):
             raise ValueError("no room kind is an entrance (entrance = true)")
         if not any(k.boss_lair for k in self.room_kinds):

@@ -19,6 +19,7 @@ Field types shared by all schemas:
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -63,6 +64,17 @@ Name = Annotated[str, Field(min_length=1)]
 Text = Annotated[str, Field(min_length=1)]
 
 M = TypeVar("M", bound=BaseModel)
+
+
+def check_unique(names: Iterable[str], what: str) -> None:
+    """Refuse names that repeat (ignoring case): "duplicate <what>: a, b"."""
+    seen: set[str] = set()
+    dup: set[str] = set()
+    for n in names:
+        key = n.casefold()
+        (dup if key in seen else seen).add(key)
+    if dup:
+        raise ValueError(f"duplicate {what}: {', '.join(sorted(dup))}")
 
 
 def _entry_label(raw: Any, loc: tuple[int | str, ...]) -> tuple[str, str]:

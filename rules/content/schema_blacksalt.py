@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from rules.content.base import AttrCode, Name, Rarity, Strict, Text
+from rules.content.base import AttrCode, Name, Rarity, Strict, Text, check_unique
 from rules.content.effects import Outcome, RollTable, TableRow
 
 Size = Annotated[int, Field(ge=1, le=5)]
@@ -23,15 +23,6 @@ SIZE_NAMES: tuple[str, ...] = SizeName.__args__  # type: ignore[attr-defined]
 RARITY_ORDER: tuple[str, ...] = ("common", "uncommon", "valuable", "rare", "exotic")
 
 DayStep = Literal["events", "actions", "hunger", "sleep"]
-
-
-def _unique(names: list[str], what: str) -> None:
-    seen: set[str] = set()
-    for n in names:
-        key = n.casefold()
-        if key in seen:
-            raise ValueError(f"duplicate {what}: {n!r}")
-        seen.add(key)
 
 
 class SettlementSize(Strict):
@@ -127,8 +118,8 @@ class InterludeAction(Strict):
     options: list[InterludeOption] = []
 
     @model_validator(mode="after")
-    def _unique(self) -> InterludeAction:
-        _unique([o.name for o in self.options], "option")
+    def _names_unique(self) -> InterludeAction:
+        check_unique([o.name for o in self.options], "option")
         if self.on_fail is not None and self.test_attr is None:
             raise ValueError("on_fail needs test_attr")
         return self
@@ -234,15 +225,15 @@ class BlacksaltFile(Strict):
     @field_validator("sleep")
     @classmethod
     def _sleep(cls, v: list[SleepLocation]) -> list[SleepLocation]:
-        _unique([s.name for s in v], "sleep location")
-        _unique([s.rule for s in v], "sleep rule")
+        check_unique([s.name for s in v], "sleep location")
+        check_unique([s.rule for s in v], "sleep rule")
         return v
 
     @field_validator("interlude_actions")
     @classmethod
     def _actions(cls, v: list[InterludeAction]) -> list[InterludeAction]:
-        _unique([a.name for a in v], "interlude action")
-        _unique([a.rule for a in v] + [o.rule for a in v for o in a.options], "interlude action or option rule")
+        check_unique([a.name for a in v], "interlude action")
+        check_unique([a.rule for a in v] + [o.rule for a in v for o in a.options], "interlude action or option rule")
         return v
 
     @field_validator("shopping")
@@ -280,7 +271,7 @@ class BlacksaltFile(Strict):
 
     @model_validator(mode="after")
     def _places(self) -> BlacksaltFile:
-        _unique(
+        check_unique(
             [s.name for s in self.settlements]
             + [a for s in self.settlements for a in s.aliases]
             + [loc.name for loc in self.locations],
@@ -320,10 +311,10 @@ class NamesFile(Strict):
     reserved: list[Name] = []  # the book's own names, never generated
 
     @model_validator(mode="after")
-    def _unique(self) -> NamesFile:
-        _unique(self.given_names, "given name")
-        _unique(self.surnames, "surname")
-        _unique(self.epithets, "epithet")
+    def _names_unique(self) -> NamesFile:
+        check_unique(self.given_names, "given name")
+        check_unique(self.surnames, "surname")
+        check_unique(self.epithets, "epithet")
         reserved = {r.casefold() for r in self.reserved}
         for n in [*self.given_names, *self.surnames]:
             if n.casefold() in reserved:

@@ -18,7 +18,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from rules.content.base import AttrCode, Dice, Name, Notation, Strict, Text, UsageDie
+from rules.content.base import AttrCode, Dice, Name, Notation, Strict, Text, UsageDie, check_unique
 from rules.content.schema_magic import SchoolName
 from rules.content.schema_tables import ArmourType, WeaponClass
 from rules.dice import DiceExpr
@@ -50,15 +50,6 @@ def _check_names(kind: str, names: list[str], known: set[str]) -> None:
     lowered = [n.lower() for n in names]
     if len(set(lowered)) != len(lowered):
         raise ValueError(f"{kind} listed twice in one entry: {names}")
-
-
-def _unique(kind: str, names: list[str]) -> None:
-    seen: set[str] = set()
-    for n in names:
-        key = n.lower()
-        if key in seen:
-            raise ValueError(f"duplicate {kind} name {n!r}")
-        seen.add(key)
 
 
 ScoreChange = Annotated[int, Field(ge=-3, le=3)]
@@ -155,7 +146,7 @@ class LifepathTable(Strict):
         rolls = [r.roll for r in self.rows]
         if rolls != sorted(rolls) or len(set(rolls)) != len(rolls):
             raise ValueError("rows must be in roll order without repeats")
-        _unique("row", [r.name for r in self.rows])
+        check_unique([r.name for r in self.rows], "row")
         return self
 
     def lookup(self, total: int) -> LifepathRow:
@@ -234,7 +225,7 @@ class Kit(Strict):
 
     @model_validator(mode="after")
     def _conductor_items(self) -> Kit:
-        _unique("equipment item", [i.label for i in self.equipment])
+        check_unique([i.label for i in self.equipment], "equipment item")
         return self
 
 
@@ -274,7 +265,7 @@ class Background(Strict):
                 raise ValueError("trait_undefined needs an issues entry")
         else:
             _check_names("trait", self.traits, _TRAITS_LOWER)
-        _unique("manoeuvre", [m.name for m in self.manoeuvres])
+        check_unique([m.name for m in self.manoeuvres], "manoeuvre")
         if not self.manoeuvres and not self.issues:
             raise ValueError("a background without manoeuvres must say why in issues")
         return self
@@ -346,9 +337,9 @@ class ClassesFile(Strict):
 
     @model_validator(mode="after")
     def _check(self) -> ClassesFile:
-        _unique("class", [c.name for c in self.classes])
-        _unique("background", [b.name for b in self.backgrounds])
-        _unique("school", [s.name for s in self.schools])
+        check_unique([c.name for c in self.classes], "class")
+        check_unique([b.name for b in self.backgrounds], "background")
+        check_unique([s.name for s in self.schools], "school")
         for c in self.classes:
             if "background" in c.choices and not any(b.class_name == c.name for b in self.backgrounds):
                 raise ValueError(f"class {c.name} chooses a background but has none")

@@ -7,12 +7,11 @@ Transcribed from the core rules v0.6 ("Inventory", "Light", "Equipment",
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
-from rules.content.base import AttrCode, Dice, Name, Notation, Rarity, Strict, Text, UsageDie
+from rules.content.base import AttrCode, Dice, Name, Notation, Rarity, Strict, Text, UsageDie, check_unique
 from rules.content.effects import Outcome
 from rules.content.schema_tables import WeaponClass
 from rules.dice import DiceExpr
@@ -51,12 +50,6 @@ ArmorType = Literal["cloth", "leather", "heavy"]
 ExtractKind = Literal["flame", "water", "smoke", "necro", "rot", "ether"]
 
 RARITY_ORDER: tuple[str, ...] = ("free", "common", "uncommon", "valuable", "rare", "exotic")
-
-
-def _unique(names: list[str], what: str) -> None:
-    dup = [n for n, c in Counter(n.lower() for n in names).items() if c > 1]
-    if dup:
-        raise ValueError(f"duplicate {what} names: {', '.join(sorted(dup))}")
 
 
 # --- items.toml -------------------------------------------------------------------
@@ -222,8 +215,8 @@ class ItemsFile(Strict):
     def _check(self) -> ItemsFile:
         if [r.name for r in self.rarities] != list(RARITY_ORDER):
             raise ValueError(f"rarities must be {RARITY_ORDER} in order")
-        _unique([i.name for i in self.items], "item")
-        _unique([s.name for s in self.light_sources], "light source")
+        check_unique([i.name for i in self.items], "item")
+        check_unique([s.name for s in self.light_sources], "light source")
         names = {i.name.lower() for i in self.items}
         for i in self.items:
             for ref in (i.fuel_for, i.light.fuel if i.light else None):
@@ -305,7 +298,7 @@ class WeaponsFile(Strict):
 
     @model_validator(mode="after")
     def _check(self) -> WeaponsFile:
-        _unique([w.name for w in self.weapons], "weapon")
+        check_unique([w.name for w in self.weapons], "weapon")
         if sorted(e.symbol for e in self.weapon_effects) != ["B", "N", "P", "R"]:
             raise ValueError("weapon effects must be B, P, R and N once each")
         return self
@@ -376,7 +369,7 @@ class ArmorFile(Strict):
 
     @model_validator(mode="after")
     def _check(self) -> ArmorFile:
-        _unique([s.name for s in self.shields] + [a.name for a in self.armor], "shield/armour")
+        check_unique([s.name for s in self.shields] + [a.name for a in self.armor], "shield/armour")
         return self
 
 
@@ -421,8 +414,8 @@ class AlchemyFile(Strict):
 
     @model_validator(mode="after")
     def _check(self) -> AlchemyFile:
-        _unique([e.name for e in self.extracts], "extract")
-        _unique([r.name for r in self.recipes], "recipe")
+        check_unique([e.name for e in self.extracts], "extract")
+        check_unique([r.name for r in self.recipes], "recipe")
         if sorted(e.kind for e in self.extracts) != sorted(ExtractKind.__args__):  # type: ignore[attr-defined]
             raise ValueError("every extract kind exactly once")
         return self

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from rules.content.base import AttrCode, Dice, Name, Notation, Strict, Text
+from rules.content.base import AttrCode, Dice, Name, Notation, Strict, Text, check_unique
 from rules.content.effects import Outcome, RollTable
 from rules.dice import DiceExpr
 
@@ -39,14 +39,6 @@ DurationUnit = Literal[
     "expedition",  # until the end of the expedition
     "channelled",  # while the caster keeps channelling
 ]
-
-
-def _unique(kind: str, names: list[str]) -> None:
-    seen: set[str] = set()
-    for n in names:
-        if n.lower() in seen:
-            raise ValueError(f"duplicate {kind} name {n!r}")
-        seen.add(n.lower())
 
 
 class SpellTestResults(Strict):
@@ -182,10 +174,10 @@ class MagicFile(Strict):
 
     @model_validator(mode="after")
     def _check(self) -> MagicFile:
-        _unique("school", [s.name for s in self.schools])
-        _unique("spell", [s.name for s in self.spells])
-        _unique("god", [g.name for g in self.gods])
-        _unique("prayer", [p.name for p in self.prayers])
+        check_unique([s.name for s in self.schools], "school")
+        check_unique([s.name for s in self.spells], "spell")
+        check_unique([g.name for g in self.gods], "god")
+        check_unique([p.name for p in self.prayers], "prayer")
         for school in SCHOOLS:
             if not any(s.school == school for s in self.spells):
                 raise ValueError(f"school {school!r} has no spells")

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from rules.content.base import AttrCode, Dice, Name, Notation, Strict, Text
+from rules.content.base import AttrCode, Dice, Name, Notation, Strict, Text, check_unique
 from rules.content.effects import AFFLICTIONS, Affliction, Outcome, RollTable, TableRow
 from rules.dice import DiceExpr
 
@@ -61,15 +61,6 @@ BlockTag = Literal[
 ]
 
 SmallInt = Annotated[int, Field(ge=0, le=3)]
-
-
-def _unique(names: list[str], what: str) -> None:
-    seen: set[str] = set()
-    for n in names:
-        key = n.casefold()
-        if key in seen:
-            raise ValueError(f"duplicate {what}: {n!r}")
-        seen.add(key)
 
 
 # --------------------------------------------------------------------------- character.toml
@@ -252,9 +243,9 @@ class Insight(Strict):
     spends: Annotated[list[InsightSpend], Field(min_length=1)]
 
     @model_validator(mode="after")
-    def _unique(self) -> Insight:
-        _unique([s.name for s in self.spends], "insight spend")
-        _unique([s.rule for s in self.spends], "insight rule")
+    def _names_unique(self) -> Insight:
+        check_unique([s.name for s in self.spends], "insight spend")
+        check_unique([s.rule for s in self.spends], "insight rule")
         return self
 
 
@@ -271,8 +262,8 @@ class CharacterFile(Strict):
     @field_validator("skills")
     @classmethod
     def _skills(cls, v: list[Skill]) -> list[Skill]:
-        _unique([s.name for s in v] + [a for s in v for a in s.aliases], "skill name or alias")
-        _unique([s.rule for s in v], "skill rule")
+        check_unique([s.name for s in v] + [a for s in v for a in s.aliases], "skill name or alias")
+        check_unique([s.rule for s in v], "skill rule")
         skills = {s.name.casefold(): s for s in v}
         for s in v:
             if s.advanced_of is None:
@@ -287,15 +278,15 @@ class CharacterFile(Strict):
     @field_validator("traits")
     @classmethod
     def _traits(cls, v: list[Trait]) -> list[Trait]:
-        _unique([t.name for t in v] + [a for t in v for a in t.aliases], "trait name or alias")
-        _unique([t.rule for t in v], "trait rule")
+        check_unique([t.name for t in v] + [a for t in v for a in t.aliases], "trait name or alias")
+        check_unique([t.rule for t in v], "trait rule")
         return v
 
     @field_validator("traumas")
     @classmethod
     def _traumas(cls, v: list[Trauma]) -> list[Trauma]:
-        _unique([t.name for t in v], "trauma")
-        _unique([t.rule for t in v], "trauma rule")
+        check_unique([t.name for t in v], "trauma")
+        check_unique([t.rule for t in v], "trauma rule")
         return v
 
     @field_validator("afflictions")
@@ -451,9 +442,9 @@ class Camp(Strict):
     break_camp: BreakCamp
 
     @model_validator(mode="after")
-    def _unique(self) -> Camp:
-        _unique([s.name for s in self.setup], "camp setup")
-        _unique([a.name for a in self.actions], "camp action")
+    def _names_unique(self) -> Camp:
+        check_unique([s.name for s in self.setup], "camp setup")
+        check_unique([a.name for a in self.actions], "camp action")
         return self
 
 
@@ -548,8 +539,8 @@ class TablesFile(Strict):
     @field_validator("exploration_actions", "combat_actions")
     @classmethod
     def _actions(cls, v: list[ExplorationAction] | list[CombatAction]) -> list[ExplorationAction] | list[CombatAction]:
-        _unique([a.name for a in v], "action")
-        _unique([a.rule for a in v], "action rule")
+        check_unique([a.name for a in v], "action")
+        check_unique([a.rule for a in v], "action rule")
         return v
 
 
