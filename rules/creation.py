@@ -346,8 +346,14 @@ def add_kit_item(adv: Adventurer, content: Content, it: StartingItem) -> None:
         slots = getattr(entry, "slots", 1)
     usage = it.usage if it.usage is not None else getattr(entry, "usage", None)
     count = 1 if usage else it.count
+    pack = getattr(entry, "pack", None) if kind == "item" else None
+    if pack:  # a pack (2 torches, 6 candles) is one item counting its units
+        item = Carried(name, "", slots=slots, count=pack * it.count, notes=it.notes or "", rarity=entry.rarity)
+        inv.add(item)
+        return
     for _ in range(count):
-        item = Carried(name, "", slots=slots, usage=usage, notes=it.notes or "", liquid=getattr(entry, "liquid", False))
+        item = Carried(name, "", slots=slots, usage=usage, notes=it.notes or "", liquid=getattr(entry, "liquid", False),
+                       rarity=getattr(entry, "rarity", ""))  # fmt: skip
         if kind == "armor" and inv.fits(item, TORSO):
             item.equipped = True
             inv.add(item, TORSO)

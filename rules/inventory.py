@@ -42,6 +42,9 @@ class Carried:
     liquid: bool = False
     equipped: bool = False  # worn armour, wielded weapon or shield
     notes: str = ""
+    ap: list[int] = field(default_factory=list)  # worn armour's current AP per part (empty: as new)
+    rarity: str = ""  # for selling: the table's rarity (loot has its own)
+    value: int = 0  # silver at full price (loot found in a dungeon)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"name": self.name, "place": self.place, "slots": self.slots}
@@ -53,6 +56,10 @@ class Carried:
             d["equipped"] = True
         if self.notes:
             d["notes"] = self.notes
+        if self.ap:
+            d["ap"] = list(self.ap)
+        if self.value:
+            d["value"] = self.value
         return d
 
 

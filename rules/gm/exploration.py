@@ -1,0 +1,946 @@
+"""Exploration: the turn-by-turn procedure in a dungeon.
+
+Every action costs exploration turns (the Exploration Actions list); after
+each turn the trackers move (:func:`end_turn`): decay (6 steps, then every
+adventurer rolls on the decay table, then the light sources' usage dice),
+bleeding, and the dark (ending a turn without light costs PRE fatigue or
+Terrified).  Doom moves with noise, camps and exits (:meth:`GM.advance_doom`),
+and its steps fire here (:func:`fire_doom`); the omens table too
+(:func:`roll_omen`).
+
+Doors follow the dungeon's kinds: archways and wooden or iron doors open;
+stuck and barricaded doors must be forced (STR, noisy); locked doors need
+their key or lockpicking tools (DEX); secret doors must be found first
+(searching, INT).  Rooms hold what the generator put there; looting a room
+with an unfound trap may set it off.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.attributes import ATTRS, Attr
+from rules.checks import RuleError
+from rules.dice import DiceExpr, roll_usage
+from rules.gm.events import Action, Cost
+from rules.gm.site import SiteDoomStep, SiteLink, SiteRoom
+from rules.gm.state import DoorState, ExpeditionState, GroupState, Member, Phase, RoomState, TrapState
+from rules.inventory import HANDS, Carried
+from rules.notation import parse_attack
+
+if TYPE_CHECKING:
+    from rules.gm.engine import GM
+
+NEARBY_TILES = 6  # backtracking to a visited room at most this far costs no turn
+TILES_PER_EXTRA_TURN = 12  # a corridor longer than Far costs an extra turn per 12 tiles
+NOISY = 1  # doom for forcing a door or breaking a barricade
+
+
+# --- rooms and doors ---------------------------------------------------------------------------------
+
+
+def fresh_room_state(room: SiteRoom) -> RoomState:
+    return RoomState(
+        monsters=[GroupState(g.monster, g.count, aware=g.aware) for g in room.monsters],
+        traps=[TrapState() for _ in room.traps],
+        corpses=["warded" if c.warded else "lying" for c in room.corpses],
+    )
+
+
+def door_state(gm: GM, link: SiteLink) -> DoorState:
+    lv = gm.level_state()
+    if link.id not in lv.doors:
+        lv.doors[link.id] = DoorState(opened=link.door == "archway")
+    return lv.doors[link.id]
+
+
+def _blocked(gm: GM, link: SiteLink) -> str | None:
+    """Why the party cannot pass ``link`` now (None: it can)."""
+    st = door_state(gm, link)
+    if link.door == "secret" and not st.found:
+        return "hidden"
+    if st.opened or st.broken:
+        return None
+    if link.door == "locked" and not st.unlocked:
+        return "The door is locked: use its key or pick the lock."
+    if link.door == "stuck":
+        return "The door is stuck: force it open (STR, noisy)."
+    if link.door == "barricaded":
+        return "The way is barricaded: break through (STR, noisy)."
+    return None
+
+
+def live_monsters(gm: GM, room_id: int | None = None) -> list[GroupState]:
+    return [g for g in gm.room_state(room_id).monsters if g.count > 0]
+
+
+def _room_label(gm: GM, room_id: int) -> str:
+    st = gm.room_state(room_id)
+    return f"{gm.room(room_id).name} (room {room_id})" if st.seen else f"an unexplored room ({room_id})"
+
+
+def move_cost(gm: GM, link: SiteLink, target: int) -> int:
+    visited = gm.room_state(target).visited
+    if visited and link.length <= NEARBY_TILES:
+        return 0  # "free when moving to somewhere already explored and close"
+    return 1 + max(0, (link.length - 1) // TILES_PER_EXTRA_TURN)
+
+
+# --- who does it --------------------------------------------------------------------------------------
+
+
+def best(gm: GM, attr: Attr, members: list[Member] | None = None) -> Member:
+    """The adventurer with most available dice of ``attr`` (then proficiency)."""
+    pool = members if members is not None else gm.active()
+    if not pool:
+        raise RuleError("no one can act")
+    return max(pool, key=lambda m: (m.adv.character.available(attr), m.adv.character.attr(attr).proficiency))
+
+
+def carrying(gm: GM, name: str) -> tuple[Member, Carried] | None:
+    key = name.lower()
+    for m in gm.active():
+        for item in m.adv.inventory.items:
+            if item.name.lower() == key:
+                return m, item
+    return None
+
+
+def use_up(gm: GM, member: Member, item: Carried, units: int = 1) -> None:
+    """Spend ``units`` of a counted item (rations, torches), or roll its usage die."""
+    if item.usage is not None:
+        r = roll_usage(gm.rng, item.usage)
+        gm.emit(
+            "usage",
+            f"{item.name}: usage die d{r.before} rolls {r.face}"
+            + (" — used up" if r.exhausted else f" → d{r.after}" if r.downgraded else ""),
+            who=member.id,
+        )
+        if r.after is None:
+            member.adv.inventory.remove(item)
+        else:
+            item.usage = r.after
+        return
+    item.count -= units
+    if item.count <= 0:
+        member.adv.inventory.remove(item)
+
+
+# --- the light ---------------------------------------------------------------------------------------
+
+
+def _light_entry(gm: GM, name: str):  # type: ignore[no-untyped-def]
+    for i in gm.content.items.items:
+        if i.name.lower() == name.lower() and i.light is not None:
+            return i
+    return None
+
+
+def party_has_light(gm: GM) -> bool:
+    if gm.room().lit:
+        return True
+    return any(m.lit for m in gm.active())
+
+
+def light_source(gm: GM, member: Member) -> str | None:
+    """Light a torch, a candle or the lantern carried by ``member`` (a quick action); returns its name."""
+    for item in list(member.adv.inventory.items):
+        entry = _light_entry(gm, item.name)
+        if entry is None or entry.light is None:
+            continue
+        die = entry.light.usage_die or 4
+        if entry.light.fuel:  # the lantern: burns its oil
+            if "lantern:dry" in item.notes:
+                fuel = next((i for i in member.adv.inventory.items if i.name == entry.light.fuel), None)
+                if fuel is None:
+                    continue
+                use_up(gm, member, fuel)
+                item.notes = item.notes.replace("lantern:dry", "").strip()
+        else:
+            use_up(gm, member, item)
+        member.lit = entry.name
+        assert gm.c.expedition is not None
+        gm.c.expedition.light_burns[member.id] = die
+        gm.c.expedition.dark = False
+        gm.emit("light", f"{member.name} lights {entry.name.lower().rstrip('s')}.", who=member.id)
+        return str(entry.name)
+    return None
+
+
+def snuff(gm: GM, member: Member, reason: str) -> None:
+    if member.lit:
+        gm.emit("light_out", f"{member.name}'s {member.lit.lower().rstrip('s')} goes out ({reason}).", who=member.id)
+    member.lit = None
+    if gm.c.expedition is not None:
+        gm.c.expedition.light_burns.pop(member.id, None)
+
+
+def _burn(gm: GM) -> None:
+    """After a decay: every burning light rolls its usage die; a spent one is gone."""
+    exp = gm.c.expedition
+    assert exp is not None
+    for m in gm.alive():
+        if not m.lit or m.id not in exp.light_burns:
+            continue
+        r = roll_usage(gm.rng, exp.light_burns[m.id])
+        if r.after is None:
+            lantern = next((i for i in m.adv.inventory.items if i.name == m.lit), None)
+            if lantern is not None and _light_entry(gm, m.lit) is not None:
+                entry = _light_entry(gm, m.lit)
+                if entry is not None and entry.light is not None and entry.light.fuel:
+                    lantern.notes = (lantern.notes + " lantern:dry").strip()
+            snuff(gm, m, "burnt out")
+        else:
+            exp.light_burns[m.id] = r.after
+
+
+# --- the turn ------------------------------------------------------------------------------------------
+
+
+def end_turn(gm: GM, turns: int, reason: str) -> None:
+    """Spend exploration turns: decay, light, bleeding, the dark."""
+    exp = gm.c.expedition
+    if exp is None:
+        return
+    for _ in range(turns):
+        if gm.c.phase is Phase.OVER:
+            return
+        exp.turns += 1
+        gm.c.stats.turns += 1
+        for m in list(gm.alive()):
+            if "bleeding" in m.adv.character.afflictions:
+                gm.fatigue(m, "bleeding")
+        exp.decay += 1
+        if exp.decay >= gm.content.tables.decay_steps:
+            exp.decay = 0
+            for m in list(gm.alive()):
+                gm.decay(m)
+                if exp.decay_doubled and m in gm.alive():
+                    gm.decay(m)
+            _burn(gm)
+        if not party_has_light(gm):
+            lit = next((name for m in gm.active() if (name := light_source(gm, m))), None)
+            if lit is None:
+                exp.dark = True
+                for m in list(gm.alive()):
+                    pick = gm.decider.choose(gm, m, "the dark: PRE fatigue or terrified", ["PRE fatigue", "terrified"])
+                    if pick == "terrified" and "terrified" not in m.adv.character.afflictions:
+                        gm.afflict(m, "terrified", "a turn in the dark")
+                    else:
+                        gm.fatigue(m, "a turn in the dark", Attr.PRE)
+
+
+# --- doom and omens ----------------------------------------------------------------------------------------
+
+
+def fire_doom(gm: GM, step: SiteDoomStep) -> None:
+    """Run a doom step's event."""
+    exp = gm.c.expedition
+    if exp is None:
+        return
+    kind = step.kind
+    if kind in ("wandering_group", "monsters_appear", "final_fight"):
+        groups = list(step.monsters)
+        if kind == "wandering_group":
+            group = next((g for g in gm.site_level().wanderers if g.name == step.group), None)
+            groups = list(group.monsters) if group else groups
+        if groups:
+            _enemies_arrive(gm, groups, f"doom: {step.group or kind.replace('_', ' ')}")
+    elif kind == "lights_snuffed":
+        for m in gm.alive():
+            snuff(gm, m, "a sudden wind")
+    elif kind == "ceiling_collapse" and step.attack:
+        attack = parse_attack(step.attack)
+        for m in list(gm.alive()):
+            roll = gm.test(
+                m,
+                attack.attributes[0],
+                "the ceiling falls",
+                disadvantage=int(attack.modifier is not None and attack.modifier.value == "disadvantage"),
+            )
+            v = roll.verdict
+            if not v.success:
+                wounds = attack.wounds(v.critical_failure)
+                gm.harm(
+                    m,
+                    wounds,
+                    "falling stones",
+                    effects=attack.effects_on(v.critical_failure),
+                    from_attack=True,
+                    impact=True,
+                )
+    elif kind == "ambush_dice":
+        exp.ambush_dice += max(1, step.dice)
+    elif kind == "boss_hunts":
+        exp.boss_hunts = True
+    elif kind == "decay_doubled":
+        exp.decay_doubled = True
+    elif kind == "affliction" and step.affliction:
+        for m in gm.alive():
+            gm.afflict(m, step.affliction, "doom")
+    elif kind == "flood":
+        for m in list(gm.alive()):
+            if m.lit in ("Torches", "Candles"):
+                snuff(gm, m, "the water")
+            gm.fatigue(m, "wading", Attr.STR)
+    elif kind == "seal_exit":
+        exp.exit_sealed = True
+
+
+def _enemies_arrive(gm: GM, groups: list[tuple[str, int]], source: str) -> None:
+    from rules.gm import combat
+
+    if gm.c.phase is Phase.COMBAT and gm.c.combat is not None:
+        combat.reinforce(gm, groups, source)
+    elif gm.c.phase is Phase.CAMP:
+        gm.c.camp = None
+        combat.start(gm, groups, source=source, surprise="enemies")
+    elif gm.c.phase is Phase.EXPLORATION:
+        combat.start(gm, groups, source=source)
+
+
+def roll_omen(gm: GM) -> None:
+    """The omens tracker filled: roll on the omens table and make the party pay."""
+    table = gm.content.tables.omens
+    face = DiceExpr.parse(table.dice).roll(gm.rng)
+    row = table.lookup(face)
+    gm.emit("omen", f"An omen: {row.text}", roll=face)
+    amount_dice: str | None = getattr(row, "amount", None)
+    amount = DiceExpr.parse(amount_dice).roll(gm.rng) if amount_dice else 0
+    special = row.special or ""
+    paid = 0
+    if special == "roll_decay_twice":
+        for m in list(gm.alive()):
+            gm.decay(m)
+            gm.decay(m)
+        return
+    if special == "break_equipped_items":
+        for _ in range(amount):
+            victims = [(m, i) for m in gm.alive() for i in m.adv.inventory.items if i.equipped]
+            if not victims:
+                break
+            m, item = victims[gm.rng.randrange(len(victims))]
+            _lose(gm, m, item, "broken by an omen")
+            paid += 1
+    else:
+        wanted = {
+            "discard_water": ("water",),
+            "discard_rations": ("ration",),
+            "discard_torches": ("torch",),
+            "discard_magic_items": ("scroll", "spell book", "holy relic", "panacea", "living ashes"),
+        }.get(special, ())
+        for _ in range(amount):
+            found = [
+                (m, i) for m in gm.alive() for i in m.adv.inventory.items if any(w in i.name.lower() for w in wanted)
+            ]
+            if not found:
+                break
+            m, item = found[0]
+            if item.count > 1:
+                item.count -= 1
+            else:
+                _lose(gm, m, item, "discarded by an omen")
+            paid += 1
+    if paid < amount:
+        # "discard/break as many as possible, and one and only one more time" (RULINGS)
+        gm.emit("omen_shortfall", "The omen could not be paid in full: the omens darken once more.")
+        gm.c.omens.filled = min(gm.c.omens.size - 1, gm.c.omens.filled + gm.content.tables.omens_shortfall.omens)
+
+
+def _lose(gm: GM, member: Member, item: Carried, why: str) -> None:
+    member.adv.inventory.remove(item)
+    if member.lit == item.name:
+        snuff(gm, member, why)
+    gm.emit("item_lost", f"{member.name}'s {item.name} is lost ({why}).", who=member.id, item=item.name)
+
+
+def break_equipment(gm: GM, member: Member, n: int, reason: str) -> None:
+    """Equipment breaks or is lost (decay 12): an equipped item first, else anything carried."""
+    for _ in range(n):
+        items = [i for i in member.adv.inventory.items if i.equipped] or list(member.adv.inventory.items)
+        if not items:
+            return
+        labels = [i.name for i in items]
+        pick = gm.decider.choose(gm, member, f"an item breaks ({reason})", labels)
+        _lose(gm, member, items[labels.index(pick)], reason)
+
+
+# --- entering and leaving -------------------------------------------------------------------------------
+
+
+def enter(gm: GM, location_id: str, depth: int = 1) -> None:
+    """Start an expedition at ``location_id``: the party stands in an entrance room."""
+    loc = gm.c.locations[location_id]
+    site = gm.site(location_id)
+    level = site.depth(depth)
+    first = level.entrances[0] if level.entrances else level.rooms[0].id
+    gm.c.expedition = ExpeditionState(location=location_id, depth=depth, room=first)
+    gm.c.phase = Phase.EXPLORATION
+    gm.c.interlude = None
+    loc.visits += 1
+    gm.c.stats.expeditions += 1
+    for m in gm.alive():
+        m.adv.character.mortal_wounds_this_expedition = 0
+        if m.adv.spellbook is not None:
+            m.adv.spellbook.new_expedition()
+        if m.adv.prayers is not None:
+            m.adv.prayers.new_expedition()
+    gm.emit("expedition", f"The party enters {site.title}.", location=location_id)
+    _arrive(gm, first, came_from=None)
+
+
+def _arrive(gm: GM, room_id: int, came_from: int | None) -> None:
+    exp = gm.c.expedition
+    assert exp is not None
+    exp.came_from = came_from
+    exp.room = room_id
+    st = gm.room_state(room_id)
+    room = gm.room(room_id)
+    first_time = not st.visited
+    st.seen = st.visited = True
+    gm.emit(
+        "room",
+        f"{room.name}. {room.description}" if first_time else f"Back in {room.name}.",
+        room=room_id,
+        first_time=first_time,
+    )
+    if not party_has_light(gm):
+        for m in gm.active():
+            if light_source(gm, m):
+                break
+    groups = live_monsters(gm)
+    if groups:
+        names = ", ".join(f"{g.count} {g.monster}" for g in groups)
+        aware = any(g.aware for g in groups)
+        gm.emit("monsters", f"Here: {names}." + ("" if aware else " They have not noticed you."), room=room_id)
+        if aware:
+            _fight_room(gm, surprise=None, source="they attack")
+    elif exp.boss_hunts and not room.boss:
+        exp.boss_hunts = False
+        boss = _boss(gm)
+        if boss:
+            _enemies_arrive(gm, [(boss, 1)], "the master of this place hunts you down")
+
+
+def _boss(gm: GM) -> str | None:
+    steps = gm.site_level().doom
+    final = steps[-1] if steps else None
+    return final.monsters[0][0] if final is not None and final.monsters else None
+
+
+def _fight_room(gm: GM, surprise: str | None, source: str) -> None:
+    from rules.gm import combat
+
+    st = gm.room_state()
+    idx = [i for i, g in enumerate(st.monsters) if g.count > 0]
+    groups = [(st.monsters[i].monster, st.monsters[i].count) for i in idx]
+    if gm.c.expedition is not None and gm.c.expedition.boss_hunts:
+        boss = _boss(gm)
+        if boss and not gm.room().boss:
+            groups.append((boss, 1))
+            gm.c.expedition.boss_hunts = False
+    for i in idx:
+        st.monsters[i].aware = True
+    combat.start(gm, groups, source=source, surprise=surprise, room_groups=idx)
+
+
+def leave(gm: GM) -> None:
+    """Exit the expedition: doom +2 (the later chapter), then the interlude's sleep."""
+    from rules.gm import interlude
+
+    exp = gm.c.expedition
+    assert exp is not None
+    gm.advance_doom(2, "leaving the dungeon")
+    if gm.c.phase is Phase.OVER:
+        return
+    for m in gm.alive():
+        snuff(gm, m, "back in daylight")
+        gm.cure(m, "hopeless", "escaping alive from the dungeon")
+    gm.emit("exit", f"The party leaves {gm.site(exp.location).title} after {exp.turns} turns.")
+    gm.c.expedition = None
+    interlude.start(gm, returning=True)
+
+
+# --- actions -----------------------------------------------------------------------------------------------
+
+
+def _turn_cost(n: int) -> Cost:
+    return Cost(turns=n)
+
+
+def actions(gm: GM) -> list[Action]:
+    exp = gm.c.expedition
+    if exp is None:
+        return []
+    out: list[Action] = []
+    level = gm.site_level()
+    room = gm.room()
+    st = gm.room_state()
+    monsters = live_monsters(gm)
+    threat = bool(monsters)
+    # moving
+    for link in level.links_of(exp.room):
+        target = link.other(exp.room)
+        why = _blocked(gm, link)
+        if why == "hidden":
+            continue
+        door = door_state(gm, link)
+        cost = move_cost(gm, link, target)
+        label = (
+            f"Go to {_room_label(gm, target)} through the {link.door} {'archway' if link.door == 'archway' else 'door'}"
+        )
+        reason = why
+        if threat and any(g.aware for g in monsters) and target != exp.came_from:
+            reason = reason or "Enemies bar the way: fight, parley, or go back the way you came."
+        out.append(
+            Action(
+                f"move:{target}",
+                "move",
+                label,
+                _turn_cost(cost),
+                reason is None,
+                reason,
+                target=str(target),
+                rule="Move (1 turn); free back to an explored room nearby.",
+            )
+        )
+        if link.door == "stuck" and not (door.opened or door.broken):
+            out.append(
+                Action(
+                    f"force:{link.id}",
+                    "force",
+                    f"Force the stuck door to room {target} (STR, noisy)",
+                    _turn_cost(1),
+                    not threat,
+                    "Not with enemies here." if threat else None,
+                    target=str(link.id),
+                )
+            )
+        if link.door == "barricaded" and not (door.opened or door.broken):
+            out.append(
+                Action(
+                    f"break:{link.id}",
+                    "break",
+                    f"Break through the barricade to room {target} (STR, noisy)",
+                    _turn_cost(1),
+                    not threat,
+                    "Not with enemies here." if threat else None,
+                    target=str(link.id),
+                )
+            )
+        if link.door == "locked" and not (door.unlocked or door.broken):
+            key = _key_for(gm, link)
+            picks = carrying(gm, "Lockpicking tools")
+            out.append(
+                Action(
+                    f"unlock:{link.id}",
+                    "unlock",
+                    f"Unlock the door to room {target} with its key",
+                    Cost(),
+                    key is not None,
+                    None if key else "You have not found its key.",
+                    target=str(link.id),
+                )
+            )
+            out.append(
+                Action(
+                    f"pick:{link.id}",
+                    "pick",
+                    f"Pick the lock of the door to room {target} (DEX)",
+                    _turn_cost(1),
+                    picks is not None and not threat,
+                    "Needs lockpicking tools." if picks is None else "Not with enemies here." if threat else None,
+                    target=str(link.id),
+                )
+            )
+        if link.spikeable and not door.spiked and (door.opened or door.broken or link.door in ("wooden", "iron")):
+            spikes = carrying(gm, "Iron spikes")
+            out.append(
+                Action(
+                    f"spike:{link.id}",
+                    "spike",
+                    f"Spike the door to room {target}",
+                    _turn_cost(1),
+                    spikes is not None and not threat,
+                    "Needs iron spikes." if spikes is None else "Not with enemies here." if threat else None,
+                    target=str(link.id),
+                )
+            )
+    for to_depth, to_room in room.stairs:
+        out.append(
+            Action(
+                f"stairs:{to_depth}",
+                "stairs",
+                f"Take the stairs {'down' if to_depth > exp.depth else 'up'} to level {to_depth}",
+                _turn_cost(1),
+                not threat,
+                "Enemies are here." if threat else None,
+                params=(("room", to_room),),
+            )
+        )
+    # the room's contents
+    if threat:
+        out.append(
+            Action(
+                "fight",
+                "fight",
+                "Attack "
+                + ", ".join(f"{g.count} {g.monster}" for g in monsters)
+                + ("" if any(g.aware for g in monsters) else " (they have not noticed you: surprise)"),
+                _turn_cost(1),
+                rule="Start combat (1 turn); unaware enemies: no initiative, all fast.",
+            )
+        )
+        out.append(
+            Action(
+                "parley",
+                "parley",
+                "Parley (PRE)",
+                _turn_cost(1),
+                rule="Parley (1 turn): a PRE test may keep it from turning into a fight.",
+            )
+        )
+    loot_left = [
+        i for i, x in enumerate(room.loot) if i not in st.loot_taken and (not x.hidden or _found_hidden(gm, i))
+    ]
+    out.append(
+        Action(
+            "loot",
+            "loot",
+            f"Loot {room.name}",
+            _turn_cost(1),
+            bool(loot_left) and not threat,
+            "Enemies are here." if threat else None if loot_left else "Nothing left to take here.",
+            rule="Loot (1 turn): only where it is safe. If there is a trap, you may fall for it.",
+        )
+    )
+    out.append(
+        Action(
+            "search",
+            "search",
+            "Search for secrets (INT)",
+            _turn_cost(1),
+            not threat and not st.searched,
+            "Enemies are here." if threat else "Already searched." if st.searched else None,
+        )
+    )
+    tool = carrying(gm, "3 meter pole")
+    skilled = [m for m in gm.active() if m.adv.character.has_skill("Infiltration")]
+    can_look = bool(skilled) or tool is not None
+    out.append(
+        Action(
+            "traps",
+            "look_for_traps",
+            "Look for traps (INT)",
+            _turn_cost(1),
+            can_look and not threat,
+            "Needs the Infiltration skill or a tool such as a 3 meter pole."
+            if not can_look
+            else "Enemies are here."
+            if threat
+            else None,
+            rule="Look for traps (1 turn): INT test; critical failure sets them off.",
+        )
+    )
+    for i, (trap, tst) in enumerate(zip(room.traps, st.traps, strict=True)):
+        if tst.found and not (tst.disarmed or tst.triggered):
+            out.append(
+                Action(
+                    f"disarm:{i}",
+                    "disarm",
+                    f"Disarm the {trap.name} (DEX)",
+                    _turn_cost(1),
+                    not threat,
+                    "Enemies are here." if threat else None,
+                )
+            )
+    tired = [m for m in gm.active() if any(m.adv.character.attrs[a].fatigue for a in ATTRS)]
+    shaken = all("shaken" in m.adv.character.afflictions for m in tired) if tired else False
+    out.append(
+        Action(
+            "breath",
+            "catch_breath",
+            "Catch your breath",
+            _turn_cost(1),
+            bool(tired) and not threat and not shaken,
+            "Enemies are here."
+            if threat
+            else "No one is tired."
+            if not tired
+            else "Shaken: can't catch breath."
+            if shaken
+            else None,
+            rule="Catch your breath (1 turn): recover 1 fatigue of each attribute.",
+        )
+    )
+    safe = not threat
+    out.append(
+        Action(
+            "camp",
+            "camp",
+            f"Set up camp in {room.name}",
+            _turn_cost(1),
+            safe,
+            None if safe else "You can only camp where there is no imminent danger.",
+            rule="Set up camp (1 turn): the whole camp counts as one exploration turn.",
+        )
+    )
+    for m in gm.active():
+        if not m.lit and any(_light_entry(gm, i.name) for i in m.adv.inventory.items):
+            out.append(Action(f"light:{m.id}", "light", f"{m.name} lights a light", Cost(), who=m.id))
+    if room.entrance and exp.depth == 1:
+        out.append(
+            Action(
+                "exit",
+                "exit",
+                "Leave the dungeon",
+                Cost(),
+                not threat and not exp.exit_sealed,
+                "Enemies are here." if threat else "The way out is sealed." if exp.exit_sealed else None,
+                rule="Exit: leaving always advances the doom tracker 2 steps.",
+            )
+        )
+    return out
+
+
+def _found_hidden(gm: GM, loot_index: int) -> bool:
+    room = gm.room()
+    st = gm.room_state()
+    name = room.loot[loot_index].name
+    return any(room.secrets[i].kind == "treasure" and room.secrets[i].reveals == name for i in st.secrets_found)
+
+
+def _key_for(gm: GM, link: SiteLink) -> Carried | None:
+    wanted = f"key to the locked door between rooms {link.a} and {link.b}"
+    for m in gm.alive():
+        for item in m.adv.inventory.items:
+            if item.name.lower() == wanted:
+                return item
+    return None
+
+
+def apply(gm: GM, action: Action) -> None:
+    exp = gm.c.expedition
+    assert exp is not None
+    kind = action.kind
+    level = gm.site_level()
+    if kind == "move":
+        target = int(action.target or 0)
+        link = next(lk for lk in level.links_of(exp.room) if lk.other(exp.room) == target)
+        door_state(gm, link).opened = True
+        turns = action.cost.turns
+        came = exp.room
+        if turns:
+            end_turn(gm, turns, "moving")
+        if gm.c.phase is Phase.EXPLORATION:
+            _arrive(gm, target, came)
+    elif kind == "stairs":
+        came = exp.room
+        exp.depth = int(action.id.split(":")[1])
+        end_turn(gm, 1, "the stairs")
+        if gm.c.phase is Phase.EXPLORATION:
+            _arrive(gm, int(action.param("room")), came)
+    elif kind in ("force", "break"):
+        link = next(lk for lk in level.links if lk.id == int(action.target or 0))
+        m = best(gm, Attr.STR)
+        roll = gm.test(m, Attr.STR, "forcing the door" if kind == "force" else "breaking the barricade")
+        if roll.verdict.success:
+            door_state(gm, link).broken = True
+            gm.emit("door", "The way is open.", link=link.id)
+        gm.advance_doom(NOISY, "noise")
+        end_turn(gm, 1, kind)
+    elif kind == "unlock":
+        link = next(lk for lk in level.links if lk.id == int(action.target or 0))
+        door_state(gm, link).unlocked = True
+        gm.emit("door", "The key turns.", link=link.id)
+    elif kind == "pick":
+        link = next(lk for lk in level.links if lk.id == int(action.target or 0))
+        found = carrying(gm, "Lockpicking tools")
+        assert found is not None
+        m, tools = found
+        roll = gm.test(m, Attr.DEX, "picking the lock")
+        use_up(gm, m, tools)
+        if roll.verdict.success:
+            door_state(gm, link).unlocked = True
+            gm.emit("door", "The lock gives.", link=link.id)
+        end_turn(gm, 1, "picking a lock")
+    elif kind == "spike":
+        link = next(lk for lk in level.links if lk.id == int(action.target or 0))
+        found = carrying(gm, "Iron spikes")
+        assert found is not None
+        use_up(gm, found[0], found[1])
+        door_state(gm, link).spiked = True
+        gm.emit("door", "The door is spiked in place.", link=link.id)
+        end_turn(gm, 1, "spiking a door")
+    elif kind == "fight":
+        surprise = None if any(g.aware for g in live_monsters(gm)) else "party"
+        _fight_room(gm, surprise=surprise, source="the party attacks")
+    elif kind == "parley":
+        _parley(gm)
+    elif kind == "loot":
+        _loot(gm)
+        end_turn(gm, 1, "looting")
+    elif kind == "search":
+        _search(gm)
+        end_turn(gm, 1, "searching")
+    elif kind == "look_for_traps":
+        _look_for_traps(gm)
+        end_turn(gm, 1, "looking for traps")
+    elif kind == "disarm":
+        _disarm(gm, int(action.id.split(":")[1]))
+        end_turn(gm, 1, "disarming")
+    elif kind == "catch_breath":
+        for m in gm.active():
+            if "shaken" in m.adv.character.afflictions:
+                continue
+            for a in ATTRS:
+                m.adv.character.recover_fatigue(a, 1)
+        gm.emit("rest", "The party catches its breath.")
+        end_turn(gm, 1, "catching breath")
+    elif kind == "camp":
+        from rules.gm import camp
+
+        end_turn(gm, 1, "setting up camp")
+        if gm.c.phase is Phase.EXPLORATION:
+            camp.start(gm)
+    elif kind == "light":
+        light_source(gm, gm.c.member(action.who or ""))
+    elif kind == "exit":
+        leave(gm)
+    else:  # pragma: no cover - every listed action has a branch
+        raise RuleError(f"unknown exploration action {kind!r}")
+
+
+def _parley(gm: GM) -> None:
+    m = best(gm, Attr.PRE)
+    roll = gm.test(m, Attr.PRE, "parley")
+    groups = live_monsters(gm)
+    undead = {x.name for x in gm.content.bestiary.monsters if "undead" in x.tags or "voidspawn" in x.tags}
+    mindless = all(g.monster in undead for g in groups)
+    if roll.verdict.success and not mindless:
+        for g in groups:
+            g.aware = False  # they let the party be
+        gm.emit("parley", "The talk holds: they let you be, for now.")
+        end_turn(gm, 1, "parley")
+    else:
+        gm.emit("parley", "There is no reasoning with them." if mindless else "The talk turns to blows.")
+        end_turn(gm, 1, "parley")
+        if gm.c.phase is Phase.EXPLORATION:
+            _fight_room(gm, surprise="enemies" if roll.verdict.critical_failure else None, source="parley failed")
+
+
+def _trap_goes_off(gm: GM, index: int, victim: Member) -> None:
+    trap = gm.room().traps[index]
+    gm.room_state().traps[index].triggered = True
+    gm.emit("trap", f"{trap.name}! {trap.effect}", trap=trap.name, who=victim.id)
+    if trap.attack:
+        attack = parse_attack(trap.attack)
+        dis = int(attack.modifier is not None and attack.modifier.value == "disadvantage")
+        roll = gm.test(victim, attack.attributes[0], f"the {trap.name.lower()}", disadvantage=dis)
+        v = roll.verdict
+        if not v.success:
+            gm.harm(
+                victim,
+                attack.wounds(v.critical_failure),
+                trap.name,
+                effects=attack.effects_on(v.critical_failure),
+                from_attack=True,
+            )
+            for name in trap.afflictions:
+                gm.afflict(victim, name, trap.name)
+    else:
+        for name in trap.afflictions:
+            gm.afflict(victim, name, trap.name)
+    if trap.doom:
+        gm.advance_doom(trap.doom, trap.name)
+
+
+def _loot(gm: GM) -> None:
+    room = gm.room()
+    st = gm.room_state()
+    for i, tst in enumerate(st.traps):
+        if not (tst.found or tst.disarmed or tst.triggered):
+            victim = gm.active()[0] if gm.active() else None
+            if victim is not None:
+                _trap_goes_off(gm, i, victim)
+            break
+    taken: list[str] = []
+    left: list[str] = []
+    for i, loot in enumerate(room.loot):
+        if i in st.loot_taken or (loot.hidden and not _found_hidden(gm, i)):
+            continue
+        slots = 0 if loot.name.lower().startswith("key to") else (2 if loot.big else 1)
+        item = Carried(loot.name, "", slots=slots, count=loot.count, rarity=loot.rarity, value=loot.value)
+        for m in gm.active():
+            try:
+                m.adv.inventory.add(item)
+            except RuleError:
+                continue
+            st.loot_taken.append(i)
+            taken.append(f"{loot.count} × {loot.name}" if loot.count > 1 else loot.name)
+            break
+        else:
+            left.append(loot.name)
+    st.looted = len(st.loot_taken) == len(room.loot)
+    text = "Taken: " + ", ".join(taken) + "." if taken else "Nothing worth carrying."
+    if left:
+        text += " No room for: " + ", ".join(left) + "."
+    gm.emit("loot", text, taken=taken, left=left)
+
+
+def _search(gm: GM) -> None:
+    room = gm.room()
+    st = gm.room_state()
+    st.searched = True
+    m = best(gm, Attr.INT)
+    roll = gm.test(m, Attr.INT, "searching")
+    hidden = [i for i in range(len(room.secrets)) if i not in st.secrets_found]
+    if not roll.verdict.success or not hidden:
+        gm.emit("search", "Nothing turns up.")
+        return
+    found = hidden if roll.verdict.great_success else hidden[:1]
+    for i in found:
+        st.secrets_found.append(i)
+        s = room.secrets[i]
+        gm.emit("secret", f"Found: {s.text}", secret=s.kind)
+        if s.kind == "door" and s.reveals.startswith("connection "):
+            link_id = int(s.reveals.split()[1])
+            link = next(lk for lk in gm.site_level().links if lk.id == link_id)
+            door_state(gm, link).found = True
+            door_state(gm, link).opened = True
+
+
+def _look_for_traps(gm: GM) -> None:
+    room = gm.room()
+    st = gm.room_state()
+    skilled = [m for m in gm.active() if m.adv.character.has_skill("Infiltration")]
+    m = best(gm, Attr.INT, skilled or None)
+    roll = gm.test(m, Attr.INT, "looking for traps")
+    v = roll.verdict
+    hidden = [i for i, t in enumerate(st.traps) if not (t.found or t.triggered or t.disarmed)]
+    if v.critical_failure and hidden:
+        _trap_goes_off(gm, hidden[0], m)
+        return
+    if not v.success or not hidden:
+        gm.emit("traps", "No traps found." if v.success else "Nothing found.")
+        return
+    for i in hidden:
+        st.traps[i].found = True
+        gm.emit("traps", f"A trap: {room.traps[i].text} ({room.traps[i].clue})".rstrip(), trap=room.traps[i].name)
+        if v.great_success:
+            st.traps[i].disarmed = True
+            gm.emit("traps", f"{m.name} disarms it at once.")
+
+
+def _disarm(gm: GM, index: int) -> None:
+    m = best(gm, Attr.DEX)
+    roll = gm.test(m, Attr.DEX, "disarming a trap")
+    if roll.verdict.success:
+        gm.room_state().traps[index].disarmed = True
+        gm.emit("traps", f"{m.name} disarms the {gm.room().traps[index].name.lower()}.")
+    else:
+        _trap_goes_off(gm, index, m)
+
+
+# re-exported for the other procedures
+__all__ = ["HANDS", "actions", "apply", "end_turn", "enter", "fire_doom", "fresh_room_state", "roll_omen"]

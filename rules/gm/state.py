@@ -1,0 +1,245 @@
+"""The campaign: everything the GM keeps, saved whole after every step.
+
+Plain dataclasses, round-tripped by :mod:`rules.gm.serial` (``to_dict`` /
+``from_dict``): what a save holds is exactly what the engine reads.  The
+dungeons themselves are kept as their generator's JSON (``LocationState.data``)
+and rebuilt into :class:`~rules.gm.site.Site` on load; what the party changed
+there (doom, looted rooms, dead monsters, opened doors) is kept here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from random import Random
+from typing import Any
+
+from rules.creation import Adventurer
+from rules.gm.camp import CampState
+from rules.gm.combat import CombatState
+from rules.gm.interlude import InterludeState
+from rules.gm.serial import dump, load
+from rules.trackers import OmensTracker
+
+SAVE_VERSION = 1
+
+
+class Phase(StrEnum):
+    INTERLUDE = "interlude"  # in a settlement, day by day
+    EXPLORATION = "exploration"  # in a dungeon, turn by turn
+    COMBAT = "combat"
+    CAMP = "camp"
+    OVER = "over"  # the campaign ended: escaped the island, or no one left
+
+
+@dataclass
+class Member:
+    """An adventurer of the party, with what only matters while they play."""
+
+    id: str  # stable within the campaign: "a1", "a2", ...
+    adv: Adventurer
+    lit: str | None = None  # the light source in hand, burning (an inventory item's name)
+    joined_day: int = 0
+    fate: str = ""  # "died in the Chapel of Candles on day 12", "retired on day 80"
+
+    @property
+    def name(self) -> str:
+        return self.adv.character.name
+
+
+@dataclass
+class GroupState:
+    """A group of monsters of a room (or a wandering group that arrived)."""
+
+    monster: str
+    count: int  # still standing
+    killed: int = 0
+    aware: bool = True
+    fled: int = 0
+
+
+@dataclass
+class TrapState:
+    found: bool = False
+    disarmed: bool = False
+    triggered: bool = False
+
+
+@dataclass
+class RoomState:
+    seen: bool = False
+    visited: bool = False
+    looted: bool = False
+    searched: bool = False  # searched for secrets
+    monsters: list[GroupState] = field(default_factory=list)
+    traps: list[TrapState] = field(default_factory=list)
+    secrets_found: list[int] = field(default_factory=list)  # indices into the room's secrets
+    corpses: list[str] = field(default_factory=list)  # per corpse: "lying", "warded", "risen", "gone"
+    features_used: list[int] = field(default_factory=list)
+    loot_taken: list[int] = field(default_factory=list)  # indices into the room's loot
+
+
+@dataclass
+class DoorState:
+    opened: bool = False
+    found: bool = False  # a secret door found
+    unlocked: bool = False
+    broken: bool = False  # forced or smashed
+    spiked: bool = False  # spiked open (or shut)
+
+
+@dataclass
+class LevelState:
+    depth: int
+    rooms: dict[int, RoomState] = field(default_factory=dict)
+    doors: dict[int, DoorState] = field(default_factory=dict)
+    doom: int = 0  # ticks filled
+    fired: list[int] = field(default_factory=list)  # indices of the doom steps that fired
+
+
+@dataclass
+class LocationState:
+    """A place the party knows: a dungeon of the job board, or one they entered."""
+
+    id: str
+    title: str
+    theme: str
+    level: int
+    bounty: int
+    depths: int
+    data: str  # the dungeon, as its generator's JSON (rebuilt into a Site on load)
+    levels: dict[int, LevelState] = field(default_factory=dict)
+    visits: int = 0
+    cleared: bool = False  # the master is dead: the bounty is earned
+    bounty_paid: bool = False
+
+
+@dataclass
+class ExpeditionState:
+    location: str
+    depth: int
+    room: int
+    turns: int = 0
+    decay: int = 0  # decay tracker, 0..5
+    camped: int = 0  # camps made this expedition
+    dark: bool = False  # the party's light is out
+    returning: bool = False
+    came_from: int | None = None  # the room the party came from (for flight and backtracking)
+    ambush_dice: int = 0  # added by doom events
+    boss_hunts: bool = False  # the master joins the next fight
+    decay_doubled: bool = False  # every decay rolls twice
+    exit_sealed: bool = False
+    light_burns: dict[str, int] = field(default_factory=dict)  # member id -> usage die of the lit source
+
+
+@dataclass
+class SettlementState:
+    name: str
+    size: int
+    doom: int = 0
+    fired: list[int] = field(default_factory=list)
+    prices: dict[str, int] = field(default_factory=dict)  # rolled prices, held until the next interlude
+    events: dict[str, int] = field(default_factory=dict)  # multi-day events: name -> days left
+
+
+@dataclass
+class Job:
+    """A dungeon on the job board."""
+
+    location: str  # a LocationState id
+    title: str
+    theme: str
+    level: int
+    bounty: int
+    depths: int
+    hook: str
+    days: int  # days of travel from the settlement
+
+
+@dataclass
+class Stats:
+    expeditions: int = 0
+    turns: int = 0
+    decay_rolls: int = 0
+    doom_events: int = 0
+    doom_maxed: int = 0
+    omens_triggered: int = 0
+    combats: int = 0
+    combat_rounds: int = 0
+    camps: int = 0
+    ambushes: int = 0
+    interlude_days: int = 0
+    deaths: int = 0
+    retired: int = 0
+    recruited: int = 0
+    silver_earned: int = 0
+    steps: int = 0
+
+
+@dataclass
+class Campaign:
+    seed: int
+    rng: list[Any]  # random.Random state, JSON-ready
+    phase: Phase
+    day: int
+    party: list[Member]
+    settlement: str
+    omens: OmensTracker
+    goal_silver: int  # saving this much (party total) wins: passage off Blacksalt
+    fallen: list[Member] = field(default_factory=list)
+    retired: list[Member] = field(default_factory=list)
+    settlements: dict[str, SettlementState] = field(default_factory=dict)
+    locations: dict[str, LocationState] = field(default_factory=dict)
+    jobs: list[Job] = field(default_factory=list)
+    expedition: ExpeditionState | None = None
+    combat: CombatState | None = None
+    camp: CampState | None = None
+    interlude: InterludeState | None = None
+    stats: Stats = field(default_factory=Stats)
+    outcome: str | None = None  # "escaped", "perished", "abandoned"
+    next_id: int = 1
+    version: int = SAVE_VERSION
+    settings: dict[str, Any] = field(default_factory=dict)  # "gm_decides_rerolls": True, ...
+
+    # --- saves ---------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = dump(self)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Campaign:
+        version = data.get("version")
+        if version != SAVE_VERSION:
+            raise ValueError(f"campaign format {version!r}; this Blacksalt reads {SAVE_VERSION}")
+        return load(cls, data)
+
+    # --- convenience -----------------------------------------------------------------------------
+
+    def new_id(self, prefix: str = "a") -> str:
+        n = self.next_id
+        self.next_id += 1
+        return f"{prefix}{n}"
+
+    def member(self, member_id: str) -> Member:
+        for m in self.party:
+            if m.id == member_id:
+                return m
+        raise KeyError(f"no adventurer {member_id!r} in the party")
+
+    @property
+    def silver(self) -> int:
+        return sum(m.adv.character.silver for m in self.party)
+
+
+def rng_state(rng: Random) -> list[Any]:
+    """A Random's state as JSON-ready data."""
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def rng_from(state: list[Any]) -> Random:
+    rng = Random()
+    version, internal, gauss = state
+    rng.setstate((version, tuple(internal), gauss))
+    return rng
