@@ -1,0 +1,185 @@
+"""Exploration through the engine, with a scripted dungeon and fixed seeds."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.attributes import ATTRS, Attr
+from rules.checks import RuleError
+from rules.gm import exploration
+from rules.gm.engine import GM
+from rules.gm.state import Campaign, Phase
+from rules.inventory import Carried
+from tests.gm.scripted import SiteLoot, SiteSecret, SiteTrap, corridor, game
+
+
+def enter(gm: GM) -> None:
+    exploration.enter(gm, "test-site")
+
+
+def kinds(events: list[object]) -> list[str]:
+    return [e.kind for e in events]  # type: ignore[attr-defined]
+
+
+def test_entering_lights_a_torch_and_stands_in_room_one() -> None:
+    gm = game(corridor())
+    enter(gm)
+    assert gm.c.phase is Phase.EXPLORATION and gm.c.expedition is not None
+    assert gm.c.expedition.room == 1
+    assert gm.c.party[0].lit == "Torches"
+    assert gm.c.expedition.light_burns[gm.c.party[0].id] == 4  # Ud4
+    torches = next(i for i in gm.c.party[0].adv.inventory.items if i.name == "Torches")
+    assert torches.count == 1
+
+
+def test_the_sixth_turn_rolls_decay() -> None:
+    gm = game(corridor(8))
+    enter(gm)
+    for room in range(2, 7):
+        events = gm.apply(f"move:{room}")
+        assert "decay" not in kinds(events), f"decay too early, moving to room {room}"
+    events = gm.apply("move:7")
+    decays = [e for e in events if e.kind == "decay"]
+    assert len(decays) == len(gm.alive())  # every adventurer rolls on the decay table
+    assert gm.c.expedition is not None and gm.c.expedition.turns == 6 and gm.c.expedition.decay == 0
+    assert gm.c.stats.decay_rolls == len(gm.alive())
+
+
+def test_backtracking_nearby_is_free() -> None:
+    gm = game(corridor())
+    enter(gm)
+    gm.apply("move:2")
+    move_back = next(a for a in gm.legal_actions() if a.id == "move:1")
+    assert move_back.cost.turns == 0
+    gm.apply("move:1")
+    assert gm.c.expedition is not None and gm.c.expedition.turns == 1
+
+
+def test_a_torch_burns_out_and_the_dark_costs() -> None:
+    gm = game(corridor(), seed=3)
+    gm.c.party[0].adv.inventory.items = [i for i in gm.c.party[0].adv.inventory.items if i.name != "Torches"]
+    gm.c.party[0].adv.inventory.add(Carried("Torches", "", count=1, rarity="common"))
+    enter(gm)
+    out = False
+    for _ in range(60):  # decays every 6 turns; a Ud4 torch is gone within a few of them
+        events = []
+        for _ in range(6):
+            exploration.end_turn(gm, 1, "waiting")
+            events += gm.events
+            gm.events = []
+        if "light_out" in kinds(events):
+            out = True
+            break
+    assert out, "the torch never burnt out"
+    assert not any(m.lit for m in gm.alive())
+    gm.events = []
+    before = {m.id: (m.adv.character.attrs[Attr.PRE].fatigue, set(m.adv.character.afflictions)) for m in gm.alive()}
+    exploration.end_turn(gm, 1, "in the dark")
+    for m in gm.alive():
+        fat, aff = before[m.id]
+        ch = m.adv.character
+        paid = ch.attrs[Attr.PRE].fatigue > fat or "terrified" in ch.afflictions - aff or ch.attrs[Attr.PRE].wounds
+        assert paid or ch.condition.value == "collapsed"  # a PRE of 0 cannot take the fatigue: collapse
+
+
+def test_locked_door_needs_its_key_or_picks() -> None:
+    site = corridor(
+        4, doors={1: "locked"}, r1={"loot": (SiteLoot("Key to the locked door between rooms 1 and 2", "free", 0),)}
+    )
+    gm = game(site)
+    enter(gm)
+    move = next(a for a in gm.legal_actions() if a.id == "move:2")
+    assert not move.available and "locked" in (move.reason or "")
+    unlock = next(a for a in gm.legal_actions() if a.id == "unlock:1")
+    assert not unlock.available
+    gm.apply("loot")
+    gm.apply("unlock:1")
+    gm.apply("move:2")
+    assert gm.c.expedition is not None and gm.c.expedition.room == 2
+
+
+def test_forcing_a_stuck_door_is_noisy() -> None:
+    gm = game(corridor(4, doors={1: "stuck"}), seed=5)
+    enter(gm)
+    with pytest.raises(RuleError):
+        gm.apply("move:2")
+    gm.apply("force:1")
+    assert gm.level_state().doom == 1
+    while not gm.level_state().doors[1].broken:
+        gm.apply("force:1")
+    gm.apply("move:2")
+    assert gm.c.expedition is not None and gm.c.expedition.room == 2
+
+
+def test_a_secret_door_is_found_by_searching() -> None:
+    secret = (SiteSecret("door", "A loose stone.", "INT", "connection 1"),)
+    gm = game(corridor(3, doors={1: "secret"}, r1={"secrets": secret}), seed=2)
+    enter(gm)
+    assert not any(a.id == "move:2" for a in gm.legal_actions())
+    for seed in range(40):  # search until an INT test succeeds
+        gm.room_state().searched = False
+        gm.apply("search")
+        if gm.level_state().doors.get(1) and gm.level_state().doors[1].found:
+            break
+    assert any(a.id == "move:2" and a.available for a in gm.legal_actions())
+
+
+def test_looting_sets_off_an_unfound_trap() -> None:
+    trap = SiteTrap(
+        "Needle", "A needle in the lock.", "opening", "a glint", "INT", "DEX: carefully", "DEX 1", "A needle bites."
+    )
+    gm = game(corridor(3, r1={"traps": (trap,), "loot": (SiteLoot("Silver cup", "uncommon", 9),)}), seed=4)
+    enter(gm)
+    events = gm.apply("loot")
+    assert "trap" in kinds(events)
+    assert gm.room_state().traps[0].triggered
+    assert any(i.name == "Silver cup" and i.value == 9 for m in gm.alive() for i in m.adv.inventory.items)
+
+
+def test_doom_steps_fire_at_their_ticks_and_feed_the_omens() -> None:
+    gm = game(corridor())
+    enter(gm)
+    omens_before = gm.c.omens.filled + gm.c.omens.size * gm.c.omens.times_filled
+    fired = gm.advance_doom(1, "test")
+    assert fired == []
+    fired = gm.advance_doom(1, "test")
+    assert [s.kind for s in fired] == ["lights_snuffed"]
+    assert not any(m.lit for m in gm.alive())
+    assert gm.c.stats.doom_events == 1
+    omens_after = gm.c.omens.filled + gm.c.omens.size * gm.c.omens.times_filled
+    assert omens_after == omens_before + 1 or gm.c.omens.times_filled > 0
+    fired = gm.advance_doom(2, "test")
+    assert [s.kind for s in fired] == ["affliction"]
+    assert all("shaken" in m.adv.character.afflictions for m in gm.alive())
+
+
+def test_doomed_adds_a_tick_per_movement() -> None:
+    gm = game(corridor())
+    enter(gm)
+    gm.c.party[0].adv.character.add_affliction("doomed")
+    gm.advance_doom(1, "test")
+    assert gm.level_state().doom == 2
+
+
+def test_catch_breath_recovers_one_fatigue_each_attribute() -> None:
+    gm = game(corridor())
+    enter(gm)
+    m = gm.c.party[0]
+    for a in ATTRS:
+        if m.adv.character.attrs[a].available > 0:
+            m.adv.character.add_fatigue(a)
+    tired = {a: m.adv.character.attrs[a].fatigue for a in ATTRS}
+    gm.apply("breath")
+    for a in ATTRS:
+        assert m.adv.character.attrs[a].fatigue == max(0, tired[a] - 1)
+
+
+def test_campaign_survives_a_save_round_trip_mid_expedition() -> None:
+    gm = game(corridor())
+    enter(gm)
+    gm.apply("move:2")
+    data = gm.c.to_dict()
+    again = Campaign.from_dict(data)
+    assert again == gm.c
+    gm2 = GM(again, gm.content, gm.maker)
+    assert [a.id for a in gm2.legal_actions()] == [a.id for a in gm.legal_actions()]
