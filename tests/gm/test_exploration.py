@@ -116,7 +116,7 @@ def test_a_secret_door_is_found_by_searching() -> None:
     gm = game(corridor(3, doors={1: "secret"}, r1={"secrets": secret}), seed=2)
     enter(gm)
     assert not any(a.id == "move:2" for a in gm.legal_actions())
-    for seed in range(40):  # search until an INT test succeeds
+    for _ in range(40):  # search until an INT test succeeds
         gm.room_state().searched = False
         gm.apply("search")
         if gm.level_state().doors.get(1) and gm.level_state().doors[1].found:
