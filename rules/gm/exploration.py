@@ -444,12 +444,26 @@ def _fight_room(gm: GM, surprise: str | None, source: str) -> None:
     combat.start(gm, groups, source=source, surprise=surprise, room_groups=idx)
 
 
+def boss_defeated(gm: GM) -> bool:
+    """The master of the place (the boss room on the deepest level) has no one left standing."""
+    loc = gm.location()
+    site = gm.site(loc.id)
+    last = site.levels[-1]
+    lair = next((r for r in last.rooms if r.boss), None)
+    if lair is None or last.depth not in loc.levels or lair.id not in loc.levels[last.depth].rooms:
+        return False
+    st = loc.levels[last.depth].rooms[lair.id]
+    return st.visited and not any(g.count > 0 for g in st.monsters)
+
+
 def leave(gm: GM) -> None:
     """Exit the expedition: doom +2 (the later chapter), then the interlude's sleep."""
     from rules.gm import interlude
 
     exp = gm.c.expedition
     assert exp is not None
+    if boss_defeated(gm):
+        gm.location().cleared = True
     gm.advance_doom(2, "leaving the dungeon")
     if gm.c.phase is Phase.OVER:
         return

@@ -1,0 +1,158 @@
+"""The autoplay policy: a sensible player for every phase, for ``blacksalt simulate`` and tests.
+
+It only ever picks among the legal actions the engine lists, so it can never
+cheat; each phase's module may offer its own ``suggest(gm, actions)``.
+Exploration here: loot what is safe, explore unvisited rooms through the
+cheapest door, rest when tired, head for the exit when hurt, out of light or
+done, and take the stairs down when the level is explored and the party is fit.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING
+
+from rules.attributes import ATTRS
+from rules.gm.events import Action
+from rules.gm.state import Phase
+
+if TYPE_CHECKING:
+    from rules.gm.engine import GM
+
+MAX_TURNS = 90  # an expedition longer than this heads home
+
+
+def suggest(gm: GM) -> Action | None:
+    actions = [a for a in gm.legal_actions() if a.available]
+    if not actions:
+        return None
+    phase = gm.c.phase
+    if phase is Phase.EXPLORATION:
+        return explore(gm, actions)
+    from rules.gm import camp, combat, interlude
+
+    module = {Phase.COMBAT: combat, Phase.CAMP: camp, Phase.INTERLUDE: interlude}[phase]
+    picker = getattr(module, "suggest", None)
+    return picker(gm, actions) if picker is not None else actions[0]
+
+
+def _by_kind(actions: list[Action], kind: str) -> list[Action]:
+    return [a for a in actions if a.kind == kind]
+
+
+def party_strength(gm: GM) -> float:
+    """Available dice left, as a share of the party's full scores."""
+    full = sum(m.adv.character.attrs[a].score for m in gm.alive() for a in ATTRS) or 1
+    left = sum(max(0, m.adv.character.attrs[a].available) for m in gm.active() for a in ATTRS)
+    return left / full
+
+
+def has_light(gm: GM) -> bool:
+    from rules.gm.exploration import _light_entry
+
+    return any(m.lit for m in gm.alive()) or any(
+        _light_entry(gm, i.name) is not None for m in gm.alive() for i in m.adv.inventory.items
+    )
+
+
+def _wounds(gm: GM) -> int:
+    return sum(m.adv.character.attrs[a].wounds for m in gm.alive() for a in ATTRS)
+
+
+def should_leave(gm: GM) -> bool:
+    exp = gm.c.expedition
+    assert exp is not None
+    hurt = party_strength(gm) < 0.45 or any(not m.adv.character.can_act for m in gm.alive())
+    from rules.gm.exploration import boss_defeated
+
+    return hurt or not has_light(gm) or exp.turns > MAX_TURNS or boss_defeated(gm)
+
+
+def _path_first_step(gm: GM, goal: set[int]) -> int | None:
+    """The next room on the shortest passable path from here to any room of ``goal``."""
+    from rules.gm.exploration import _blocked
+
+    exp = gm.c.expedition
+    assert exp is not None
+    level = gm.site_level()
+    start = exp.room
+    prev: dict[int, int] = {start: start}
+    todo = deque([start])
+    while todo:
+        r = todo.popleft()
+        if r in goal and r != start:
+            while prev[r] != start:
+                r = prev[r]
+            return r
+        for link in level.links_of(r):
+            n = link.other(r)
+            if n in prev or _blocked(gm, link) is not None:
+                continue
+            prev[n] = r
+            todo.append(n)
+    return None
+
+
+def explore(gm: GM, actions: list[Action]) -> Action:
+    exp = gm.c.expedition
+    assert exp is not None
+    ids = {a.id: a for a in actions}
+    lights = _by_kind(actions, "light")
+    if lights and not any(m.lit for m in gm.alive()):
+        return lights[0]
+    if "fight" in ids:
+        return ids["fight"]
+    leaving = should_leave(gm)
+    if leaving and "exit" in ids:
+        return ids["exit"]
+    if "loot" in ids:
+        return ids["loot"]
+    disarm = _by_kind(actions, "disarm")
+    if disarm:
+        return disarm[0]
+    tired = sum(m.adv.character.attrs[a].fatigue for m in gm.active() for a in ATTRS)
+    if "breath" in ids and tired >= 3:
+        return ids["breath"]
+    if "camp" in ids and not leaving and (_wounds(gm) >= 3 or tired >= 5) and exp.camped < 2:
+        return ids["camp"]
+    level = gm.site_level()
+    if leaving:
+        if exp.depth > 1:
+            up = [a for a in _by_kind(actions, "stairs") if int(a.id.split(":")[1]) < exp.depth]
+            if up:
+                return up[0]
+        goal = set(level.entrances) if exp.depth == 1 else {r.id for r in level.rooms if any(
+            d < exp.depth for d, _ in r.stairs)}  # fmt: skip
+        step = _path_first_step(gm, goal)
+        if step is not None and f"move:{step}" in ids:
+            return ids[f"move:{step}"]
+    # explore: an unvisited neighbour first, through whatever door the party can open
+    for a in _by_kind(actions, "move"):
+        if not gm.room_state(int(a.target or 0)).visited:
+            return a
+    for kind in ("unlock", "force", "break", "pick"):
+        opts = _by_kind(actions, kind)
+        if opts:
+            return opts[0]
+    unvisited = {r.id for r in level.rooms if not gm.room_state(r.id).visited}
+    frontier = {
+        r.id
+        for r in level.rooms
+        if gm.room_state(r.id).visited and any(lk.other(r.id) in unvisited for lk in level.links_of(r.id))
+    }
+    step = _path_first_step(gm, frontier) if frontier else None
+    if step is not None and f"move:{step}" in ids:
+        return ids[f"move:{step}"]
+    down = [a for a in _by_kind(actions, "stairs") if int(a.id.split(":")[1]) > exp.depth]
+    if down and party_strength(gm) > 0.7:
+        return down[0]
+    if "search" in ids and len(level.links_of(exp.room)) == 1:
+        return ids["search"]
+    # nothing left here: go home
+    if "exit" in ids:
+        return ids["exit"]
+    goal = set(level.entrances)
+    step = _path_first_step(gm, goal)
+    if step is not None and f"move:{step}" in ids:
+        return ids[f"move:{step}"]
+    return actions[0]
