@@ -67,6 +67,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("validate", help="load and check every resource file")
 
+    s = sub.add_parser(
+        "simulate",
+        help="let the autoplay policy play a campaign headless",
+        description="The autoplay policy plays N expeditions with the interludes between them and prints statistics.",
+    )
+    s.add_argument("--seed", type=_bounded(0, 2**63 - 1, "--seed"), default=None)
+    s.add_argument("--expeditions", type=_bounded(1, 500, "--expeditions"), default=3)
+    s.add_argument("--party", type=_bounded(1, 4, "--party"), default=3, help="adventurers, 1-4")
+    s.add_argument("--save", default=None, metavar="FILE", help="write the campaign to this save as it goes")
+    s.add_argument("--resume", default=None, metavar="FILE", help="continue a saved campaign")
+    s.add_argument("--json", action="store_true")
+
     d = sub.add_parser(
         "dungeon",
         help="generate a dungeon and export it for a GM",
@@ -97,6 +109,7 @@ def run(argv: Sequence[str]) -> int:
         "character": cmd_character,
         "validate": cmd_validate,
         "dungeon": cmd_dungeon,
+        "simulate": cmd_simulate,
     }
     try:
         return handler[args.command](args)
@@ -275,3 +288,63 @@ def cmd_dungeon(args: argparse.Namespace) -> int:
     for path in written:
         print(path)
     return 0
+
+
+# --- simulate ----------------------------------------------------------------------------------------
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from random import SystemRandom
+
+    from dungeon_gen.site import GeneratedDungeons
+    from rules.content.registry import load_content
+    from rules.gm.simulate import run
+    from rules.gm.state import Campaign
+
+    content = load_content()
+    maker = GeneratedDungeons()
+    campaign = None
+    save = None
+    if args.resume and args.save:
+        return _fail("use --save or --resume, not both (a resumed campaign keeps saving to its own file)")
+    if args.resume:
+        from desktop.persistence import SaveError, SaveFile
+
+        try:
+            save = SaveFile.open(Path(args.resume))
+            data, _step = save.load()
+            campaign = Campaign.from_dict(data)
+        except (SaveError, ValueError, KeyError, TypeError) as exc:
+            return _fail(f"cannot resume {args.resume}: {exc}", EXIT_CONTENT)
+    seed = campaign.seed if campaign else (args.seed if args.seed is not None else SystemRandom().randrange(2**63))
+    on_step = None
+    if args.save:
+        from desktop.persistence import SaveError, SaveFile
+        from rules.gm.campaign import new_campaign
+
+        campaign = new_campaign(content, maker, seed, args.party)
+        try:
+            save = SaveFile.create(Path(args.save), campaign.to_dict(), _summary(campaign))
+        except (SaveError, OSError) as exc:
+            return _fail(f"cannot create the save {args.save}: {exc}")
+    if save is not None:
+        active = save
+
+        def on_step(gm, events):  # type: ignore[no-untyped-def]
+            active.commit_step(gm.c.stats.steps, gm.c.to_dict(), [e.to_dict() for e in events], _summary(gm.c))
+
+    gm, stats = run(content, maker, seed=seed, expeditions=args.expeditions, party=args.party, campaign=campaign,
+                    on_step=on_step)  # fmt: skip
+    if save is not None:
+        save.close()
+    if args.json:
+        print(json.dumps(stats, indent=2))
+    else:
+        for key, value in stats.items():
+            print(f"{key:<16} {value}")
+    return 0
+
+
+def _summary(c: Any) -> dict[str, Any]:
+    where = c.settlement if c.expedition is None else c.locations[c.expedition.location].title
+    return {"party": [m.name for m in c.party], "location": where, "day": c.day, "phase": c.phase.value}
