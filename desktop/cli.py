@@ -333,7 +333,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         def on_step(gm, events):  # type: ignore[no-untyped-def]
             active.commit_step(gm.c.stats.steps, gm.c.to_dict(), [e.to_dict() for e in events], _summary(gm.c))
 
-    gm, stats = run(content, maker, seed=seed, expeditions=args.expeditions, party=args.party, campaign=campaign,
+    _, stats = run(content, maker, seed=seed, expeditions=args.expeditions, party=args.party, campaign=campaign,
                     on_step=on_step)  # fmt: skip
     if save is not None:
         save.close()
