@@ -94,6 +94,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="json, md, svg, png, pdf, uvtt (comma-separated; 'all' for every one)")  # fmt: skip
     d.add_argument("--out", required=True, metavar="PATH", help="a folder, or a file name without extension")
     d.add_argument("--from", dest="source", default=None, metavar="FILE", help="re-export a dungeon JSON file")
+
+    sv = sub.add_parser("save", help="check a campaign save, or export its chronicle",
+                        description="Check a campaign save (read-only), or write its log as a chronicle.")  # fmt: skip
+    sv_sub = sv.add_subparsers(dest="save_command", metavar="ACTION", required=True)
+    chk = sv_sub.add_parser("check", help="check a save without changing it and print its summary",
+                            description="Exit 0 for a healthy save; 1 if it opens only from its backup; 3 if the file "
+                            "is missing; 4 if it is not a save, damaged, or from a newer Blacksalt.")  # fmt: skip
+    chk.add_argument("file", metavar="FILE")
+    chk.add_argument("--json", action="store_true")
+    chron = sv_sub.add_parser("chronicle", help="the campaign log as a Markdown (or HTML) chronicle")
+    chron.add_argument("file", metavar="FILE")
+    chron.add_argument("--html", action="store_true", help="a self-contained HTML page instead of Markdown")
+    chron.add_argument("--out", default=None, metavar="PATH", help="write it here (default: print it)")
     return p
 
 
@@ -110,6 +123,7 @@ def run(argv: Sequence[str]) -> int:
         "validate": cmd_validate,
         "dungeon": cmd_dungeon,
         "simulate": cmd_simulate,
+        "save": cmd_save,
     }
     try:
         return handler[args.command](args)
@@ -348,3 +362,100 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def _summary(c: Any) -> dict[str, Any]:
     where = c.settlement if c.expedition is None else c.locations[c.expedition.location].title
     return {"party": [m.name for m in c.party], "location": where, "day": c.day, "phase": c.phase.value}
+
+
+# --- save --------------------------------------------------------------------------------------------
+
+EXIT_RECOVERABLE = 1  # `save check`: the save opens, but only from its backup (the last step is lost)
+
+
+def cmd_save(args: argparse.Namespace) -> int:
+    from desktop.persistence import SaveError, examine
+
+    path = Path(args.file)
+    if args.save_command == "chronicle":
+        return _save_chronicle(path, args)
+    try:
+        report = examine(path)
+    except SaveError as exc:
+        return _fail(str(exc), EXIT_NOT_FOUND if exc.kind == "missing" else EXIT_CONTENT)
+    s = report.summary
+    party = [p for p in s.get("party") or [] if isinstance(p, str)]
+    upgrade = f" (opening it upgrades it to {_head()}, after a backup copy)" if report.needs_upgrade else ""
+    fields: dict[str, Any] = {
+        "file": str(path),
+        "campaign": report.campaign_id,
+        "party": party,
+        "location": s.get("location"),
+        "day": s.get("day"),
+        "phase": s.get("phase"),
+        "steps": report.step,
+        "events": report.events,
+        "last_played": report.last_played,
+        "created": report.created,
+        "size": report.size,
+        "format": report.format,
+        "revision": report.revision,
+        "written_by": report.written_by,
+        "integrity": report.integrity,
+        "resumes_from": report.source,
+        "warnings": report.warnings,
+    }
+    if args.json:
+        print(json.dumps(fields, indent=2, ensure_ascii=False))
+    else:
+        rows = [
+            ("campaign", report.campaign_id),
+            ("party", ", ".join(party) or "-"),
+            ("location", s.get("location") or "-"),
+            ("day", s.get("day", "-")),
+            ("steps", f"{report.step} ({report.events} event{'' if report.events == 1 else 's'})"),
+            ("last played", _when(report.last_played)),
+            ("created", _when(report.created)),
+            ("size", f"{report.size / 1e6:.2f} MB" if report.size >= 100_000 else f"{report.size / 1e3:.1f} KB"),
+            ("format", f"{report.format}, schema revision {report.revision}{upgrade}"),
+            ("written by", report.written_by),
+            ("integrity", report.integrity),
+        ]
+        for key, value in rows:
+            print(f"{key:<12}{value}")
+        for warning in report.warnings:
+            print(f"warning     {warning}")
+    if report.source != "snapshot":
+        print(f"blacksalt: {path.name} opens only from its backup: {'; '.join(report.warnings)}", file=sys.stderr)
+        return EXIT_RECOVERABLE
+    return 0
+
+
+def _when(iso: str) -> str:
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(iso).strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        return iso
+
+
+def _head() -> str:
+    from desktop.persistence import HEAD
+
+    return HEAD
+
+
+def _save_chronicle(path: Path, args: argparse.Namespace) -> int:
+    from desktop.persistence import SaveError, SaveFile, chronicle
+
+    try:
+        with SaveFile.open(path) as save:
+            text = chronicle(save, "html" if args.html else "md")
+    except SaveError as exc:
+        return _fail(str(exc), EXIT_NOT_FOUND if exc.kind == "missing" else EXIT_CONTENT)
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.out).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        return _fail(f"cannot write {args.out}: {exc.strerror or exc}")
+    print(args.out)
+    return 0
