@@ -200,15 +200,22 @@ class GM:
         *,
         helper: Member | None = None,
         in_combat: bool = False,
+        dice: int = 0,
         **options: Any,
     ) -> TestRoll:
-        """Roll a test (or a check, ``check=True``) for ``member``; fatigue, helper fatigue and Bad omens applied."""
+        """Roll a test (or a check, ``check=True``) for ``member``; fatigue, helper fatigue and Bad omens applied.
+
+        ``dice``: dice added to (or, negative, removed from) the pool by a rule ("roll an extra dice",
+        "reduces the attack roll by 1 dice").
+        """
         a = Attr.parse(attr) if isinstance(attr, str) else attr
         ch = member.adv.character
         if helper is not None:
             options["help"] = True
             options["helper_proficiency"] = helper.adv.character.attr(a).proficiency
         spec = ch.test_spec(a, in_combat=in_combat, **options)
+        if dice:
+            spec = spec.with_(dice=spec.dice + dice)
 
         def player(t: TestRoll) -> int | None:
             return self.decider.reroll(self, member, t)
