@@ -130,6 +130,7 @@ class ExpeditionState:
     decay_doubled: bool = False  # every decay rolls twice
     exit_sealed: bool = False
     light_burns: dict[str, int] = field(default_factory=dict)  # member id -> usage die of the lit source
+    had_coffee: list[str] = field(default_factory=list)  # member ids (Coffee addict: sleepy needs coffee first)
 
 
 @dataclass
