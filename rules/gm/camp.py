@@ -1,0 +1,1197 @@
+"""The camp procedure of the automated GM: setup, camp actions, the ambush roll, break camp.
+
+The rules (core "Camp", and the later expedition chapter, which wins):
+
+* **Setup.** The party gathers camp actions: +1 for a dry and stable place,
+  +1 per camping supply used, +1 per adventurer with Survivalist, +1 for a
+  fire (it needs a camping supply or firewood), +2 for a long rest (doom),
+  −1 for a filthy or unhealthy place.  Crafting repairs 2 armour points
+  when the camp is set.
+* **Camp actions** spend those points: Keep a lookout (1, −1 ambush die), A
+  well deserved rest (1: all fatigue, Shaken, prayers), Use camp items (1:
+  each adventurer uses one Camp item), Cook some food (1: needs a fire and a
+  camping supply used; one ration feeds 2, 3 with Cooking, 4 with Master
+  Chef), Memorize spells and prayers (1), Sleep (2: all fatigue, Sleepy and
+  Shaken, 1 wound of any attribute, prayers, +1 ambush die).  Quick and slow
+  items are free; so are Surgeon and the camp prayer of an angered god;
+  Ritualist spends 1 action to take a point off the omens or doom tracker.
+* **Ambush.** Exposed place, fire, an earlier camp this expedition, Sleep,
+  the doom tracker's ambush dice, Loud snore add dice; each lookout and each
+  Paranoid adventurer removes one.  Any 6: a fight with one of the level's
+  wandering groups; two 6s or more: the party is surprised.
+* **Break camp.** Doom +1, or +2 in all after a long rest (RULINGS R79).
+  The whole camp counts as one exploration turn, which exploration spent
+  when the camp was set up.
+
+Every number comes from ``tables.toml`` (``[camp]``), ``character.toml``
+(skills, traumas, afflictions) and ``items.toml``.  The rulings this module
+makes are listed in its report and in the docstrings below.
+
+Rule for this module: import the GM's engine and state only under
+``TYPE_CHECKING`` (rules.gm.state imports this module's state class); the
+state and exploration modules are imported inside functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rules.attributes import ATTRS, Attr
+from rules.character import Condition
+from rules.checks import RuleError
+from rules.gm.events import Action, Cost
+from rules.inventory import Carried
+
+if TYPE_CHECKING:
+    from rules.content.effects import Outcome
+    from rules.content.schema_equipment import Item
+    from rules.content.schema_tables import Camp, CampAction, CampSetup, Skill
+    from rules.gm.engine import GM
+    from rules.gm.state import Member
+
+SETUP = "setup"
+ACTIONS = "actions"
+
+# the names of the [camp] entries of tables.toml this module reads
+DRY = "Dry and stable place"
+SUPPLY = "Camping supply"
+SURVIVALIST = "Survivalist"
+FIRE = "Fire"
+LONG_REST = "Long rest"
+FILTHY = "Filthy or unhealthy place"
+LOOKOUT = "Keep a lookout"
+REST = "A well deserved rest"
+USE_ITEMS = "Use items"
+CAMP_ITEMS = "Use camp items"
+COOK = "Cook some food"
+MEMORISE = "Memorize spells and prayers"
+SLEEP = "Sleep"
+EXPOSED_DIE = "Exposed place"
+FIRE_DIE = "Fire"
+CAMPED_DIE = "Camped before"
+SLEEP_DIE = "Sleep"
+LOOKOUT_DIE = "Keep a lookout"
+
+CAMPING_SUPPLIES = "Camping supplies"
+FIREWOOD = "Firewood"  # no table sells it, but the rule names it: a carried "Firewood" item is burnt
+NOTHING = "nothing"
+
+#: the drinks of a special ration: label -> the afflictions' "removed_by" tags it answers
+DRINKS: dict[str, tuple[str, ...]] = {"coffee": ("coffee",), "tea": ("tea", "hot_chocolate")}
+#: "Special rations will also remove the parched affliction." (Cook some food)
+SPECIAL_RATION_ALSO_REMOVES = ("parched",)
+
+
+@dataclass
+class CampState:
+    """Everything the camp procedure keeps between steps (saved with the campaign)."""
+
+    stage: str = SETUP  # "setup", then "actions"
+    room: int = 0
+    dry: bool = False
+    filthy: bool = False
+    exposed: bool = False
+    survivalists: list[str] = field(default_factory=list)  # member ids
+    supplies: int = 0  # camping supplies used
+    fire: bool = False
+    firewood: bool = False  # the fire burns firewood instead of a camping supply
+    long_rest: bool = False
+    points: int = 0  # camp actions, fixed when the setup is done
+    spent: int = 0
+    lookouts: int = 0
+    rested: bool = False
+    slept: bool = False
+    snore_dice: int = 0  # Loud snore: extra ambush dice chosen at Sleep
+    meals: int = 0  # Cook actions taken
+    done: list[str] = field(default_factory=list)  # once-a-camp uses: "surgeon:a1", "ritual:a2", "pray:a3"
+
+    @property
+    def left(self) -> int:
+        return self.points - self.spent
+
+
+# --- data ------------------------------------------------------------------------------------------------
+
+
+def _camp(gm: GM) -> Camp:
+    return gm.content.tables.camp
+
+
+def _setup_row(gm: GM, name: str) -> CampSetup:
+    return next(s for s in _camp(gm).setup if s.name == name)
+
+
+def _action_row(gm: GM, name: str) -> CampAction:
+    return next(a for a in _camp(gm).actions if a.name == name)
+
+
+def _die(gm: GM, name: str) -> int:
+    return next(s.dice for s in _camp(gm).ambush.sources if s.name == name)
+
+
+def _skills(gm: GM, member: Member) -> list[Skill]:
+    table = {s.name.lower(): s for s in gm.content.character.skills}
+    return [table[s.lower()] for s in member.adv.character.skills if s.lower() in table]
+
+
+def _skill_with(gm: GM, member: Member, rule: str) -> Skill | None:
+    return next((s for s in _skills(gm, member) if s.rule == rule), None)
+
+
+def _quirk_rule(gm: GM, member: Member) -> str | None:
+    name = (member.adv.quirk or "").lower()
+    for table in gm.content.lifepath.tables:
+        if table.id == "quirks":
+            for row in table.rows:
+                if row.name is not None and row.name.lower() == name:
+                    return row.rule
+    return None
+
+
+def _item(gm: GM, name: str) -> Item | None:
+    key = name.lower()
+    return next((i for i in gm.content.items.items if i.name.lower() == key), None)
+
+
+def _removed_by(gm: GM, *tags: str) -> list[str]:
+    """Afflictions whose "Getting rid of" column names one of ``tags``."""
+    return [a.name for a in gm.content.character.afflictions if set(a.removed_by) & set(tags)]
+
+
+def _blocked(gm: GM, member: Member, *blocks: str) -> str | None:
+    """The affliction of ``member`` that blocks one of ``blocks`` (None: nothing does)."""
+    for a in gm.content.character.afflictions:
+        if a.name in member.adv.character.afflictions and set(a.blocks) & set(blocks):
+            return a.name
+    return None
+
+
+def _wounded(member: Member, attrs: Iterable[str] = ()) -> bool:
+    ch = member.adv.character
+    wanted = [Attr(x) for x in attrs] or list(ATTRS)
+    return any(ch.attrs[a].wounds > 0 for a in wanted)
+
+
+def _fatigued(member: Member) -> bool:
+    return any(member.adv.character.attrs[a].fatigue > 0 for a in ATTRS)
+
+
+def _paranoid(gm: GM, member: Member) -> bool:
+    return any(
+        t.no_help_received for t in gm.content.character.traumas if t.name.lower() in member.adv.character.traumas
+    )
+
+
+def _had_coffee(gm: GM, member: Member) -> bool:
+    exp = gm.c.expedition
+    return exp is not None and member.id in exp.had_coffee
+
+
+def _feeds(gm: GM) -> int:
+    """Adventurers one cooked ration feeds: 2, plus the best cook's extra (Cooking 1, Master Chef 2)."""
+    base = _action_row(gm, COOK).feeds_per_ration or 1
+    extra = max((s.extra_fed_per_ration for m in gm.active() for s in _skills(gm, m)), default=0)
+    return base + extra
+
+
+def _outcome(gm: GM, member: Member, row: Outcome, reason: str) -> None:
+    """Apply a camp outcome (rest, sleep, an item, surgery) and report what it changed for ``member``."""
+    from rules.outcomes import apply_outcome
+
+    ch = member.adv.character
+    fatigue = {a: ch.attrs[a].fatigue for a in ATTRS}
+    wounds = {a: ch.attrs[a].wounds for a in ATTRS}
+    held = set(ch.afflictions)
+
+    def choose(_: Any, what: str, options: list[str]) -> str:
+        return gm.decider.choose(gm, member, f"{member.name}: {what}", options)
+
+    done = apply_outcome(ch, row, gm.rng, choose)
+    parts = []
+    rested = sum(fatigue[a] - ch.attrs[a].fatigue for a in ATTRS)
+    if rested:
+        parts.append(f"recovers {rested} fatigue")
+    healed = [f"{a.value}" for a in ATTRS for _ in range(wounds[a] - ch.attrs[a].wounds)]
+    if healed:
+        parts.append(f"heals {len(healed)} wound{'s' if len(healed) > 1 else ''} ({', '.join(healed)})")
+    cured = sorted(held - ch.afflictions)
+    if cured:
+        parts.append(f"is no longer {' or '.join(cured)}")
+    gained = sorted(ch.afflictions - held)
+    if gained:
+        parts.append(f"is {' and '.join(gained)}")
+    text = f"{member.name} " + (", ".join(parts) if parts else "feels no different") + f" ({reason})."
+    gm.emit("recover", text, who=member.id, fatigue=rested, healed=healed, cured=cured, gained=gained)
+    if done.doom:
+        gm.advance_doom(done.doom, reason)
+    if done.omens:
+        gm.advance_omens(done.omens, reason)
+
+
+# --- setup --------------------------------------------------------------------------------------------------
+
+
+def start(gm: GM) -> None:
+    """Start the camp phase in the current room (exploration already spent the turn)."""
+    from rules.gm.state import Phase
+
+    room = gm.room()
+    st = CampState(
+        room=room.id,
+        dry="dry" in room.camp,
+        filthy="filthy" in room.camp,
+        exposed="exposed" in room.camp,
+        survivalists=[m.id for m in gm.active() if any(s.extra_camp_actions for s in _skills(gm, m))],
+    )
+    gm.c.camp = st
+    gm.c.phase = Phase.CAMP
+    gm.c.stats.camps += 1
+    where = [q for q, on in (("dry and stable", st.dry), ("filthy", st.filthy), ("exposed", st.exposed)) if on]
+    gm.emit(
+        "camp",
+        f"The party makes camp in {room.name}"
+        + (f" ({', '.join(where)})" if where else "")
+        + ". "
+        + _points_text(gm, st),
+        room=room.id,
+        points=setup_total(gm, st),
+        breakdown=setup_breakdown(gm, st),
+    )
+
+
+def setup_breakdown(gm: GM, st: CampState) -> list[tuple[str, int]]:
+    """Where the camp actions come from: (setup entry, actions)."""
+    out: list[tuple[str, int]] = []
+    if st.dry:
+        out.append((DRY, _setup_row(gm, DRY).actions))
+    if st.supplies:
+        out.append((SUPPLY, _setup_row(gm, SUPPLY).actions * st.supplies))
+    if st.survivalists:
+        out.append((SURVIVALIST, _setup_row(gm, SURVIVALIST).actions * len(st.survivalists)))
+    if st.fire:
+        out.append((FIRE, _setup_row(gm, FIRE).actions))
+    if st.long_rest:
+        out.append((LONG_REST, _setup_row(gm, LONG_REST).actions))
+    if st.filthy:
+        out.append((FILTHY, _setup_row(gm, FILTHY).actions))
+    return out
+
+
+def setup_total(gm: GM, st: CampState) -> int:
+    return max(0, sum(n for _, n in setup_breakdown(gm, st)))
+
+
+def _points_text(gm: GM, st: CampState) -> str:
+    parts = ", ".join(f"{name.lower()} {n:+d}" for name, n in setup_breakdown(gm, st))
+    total = setup_total(gm, st)
+    return f"Camp actions: {total}" + (f" ({parts})." if parts else ".")
+
+
+def _supplies(gm: GM) -> list[tuple[Member, Carried]]:
+    """Each adventurer's first camping supplies."""
+    out: list[tuple[Member, Carried]] = []
+    for m in gm.alive():
+        item = m.adv.inventory.find(CAMPING_SUPPLIES)
+        if item is not None:
+            out.append((m, item))
+    return out
+
+
+def _firewood(gm: GM) -> tuple[Member, Carried] | None:
+    for m in gm.alive():
+        item = m.adv.inventory.find(FIREWOOD)
+        if item is not None:
+            return m, item
+    return None
+
+
+def _act(
+    id_: str, kind: str, label: str, why: str | None = None, *, actions: int = 0, items: tuple[str, ...] = (), **kw: Any
+) -> Action:
+    """An action, available unless ``why`` says why not."""
+    return Action(id_, kind, label, Cost(actions=actions, items=items), why is None, why, **kw)
+
+
+def _setup_actions(gm: GM, st: CampState) -> list[Action]:
+    out: list[Action] = []
+    why: str | None
+    supply = _setup_row(gm, SUPPLY)
+    carriers = _supplies(gm)
+    plus = f"+{supply.actions} camp action"
+    for m, _ in carriers:
+        label = f"Use {m.name}'s camping supplies ({plus})"
+        out.append(_act(f"supply:{m.id}", "supply", label, items=(CAMPING_SUPPLIES,), who=m.id, rule=supply.text))
+    if not carriers:
+        why = "No one carries camping supplies."
+        out.append(_act("supply", "supply", f"Use camping supplies ({plus})", why, rule=supply.text))
+    fire = _setup_row(gm, FIRE)
+    wood = _firewood(gm)
+    if st.fire:
+        why = "The fire is already burning."
+    elif not st.supplies and wood is None:
+        why = "A fire needs camping supplies (use them first) or firewood."
+    else:
+        why = None
+    burns = (FIREWOOD,) if not st.supplies and wood is not None else ()
+    label = f"Make a fire (+{fire.actions} camp action, +{_die(gm, FIRE_DIE)} ambush die)"
+    out.append(_act("fire", "fire", label, why, items=burns, rule=fire.text))
+    rest = _setup_row(gm, LONG_REST)
+    doom = _camp(gm).break_camp.doom_after_long_rest
+    label = f"Take a long rest (+{rest.actions} camp actions; the dungeon stirs: {doom} doom at break camp)"
+    why = "Already taking a long rest." if st.long_rest else None
+    out.append(_act("long_rest", "long_rest", label, why, rule=rest.text))
+    total = setup_total(gm, st)
+    label = f"Settle in with {total} camp action{'s' if total != 1 else ''}"
+    out.append(_act("settle", "settle", label, rule=_points_text(gm, st)))
+    return out
+
+
+def _apply_setup(gm: GM, st: CampState, action: Action) -> None:
+    from rules.gm.exploration import use_up
+
+    if action.kind == "supply":
+        m = gm.c.member(action.who or "")
+        item = m.adv.inventory.find(CAMPING_SUPPLIES)
+        if item is None:  # pragma: no cover - listed only when carried
+            raise RuleError(f"{m.name} has no camping supplies")
+        use_up(gm, m, item)
+        st.supplies += 1
+        gm.emit(
+            "camp_setup",
+            f"{m.name} unpacks camping supplies. {_points_text(gm, st)}",
+            who=m.id,
+            points=setup_total(gm, st),
+        )
+    elif action.kind == "fire":
+        if not st.supplies:
+            wood = _firewood(gm)
+            if wood is None:  # pragma: no cover - listed only when carried
+                raise RuleError("no firewood")
+            use_up(gm, wood[0], wood[1])
+            st.firewood = True
+        st.fire = True
+        gm.emit("camp_setup", f"A fire crackles. {_points_text(gm, st)}", points=setup_total(gm, st))
+    elif action.kind == "long_rest":
+        st.long_rest = True
+        gm.emit(
+            "camp_setup", f"The party settles in for a long rest. {_points_text(gm, st)}", points=setup_total(gm, st)
+        )
+    elif action.kind == "settle":
+        st.points = setup_total(gm, st)
+        st.stage = ACTIONS
+        gm.emit(
+            "camp_setup",
+            f"The camp is set. {_points_text(gm, st)}",
+            points=st.points,
+            breakdown=setup_breakdown(gm, st),
+        )
+        _crafting(gm)
+    else:  # pragma: no cover - every listed action has a branch
+        raise RuleError(f"unknown camp setup action {action.kind!r}")
+
+
+# --- armour --------------------------------------------------------------------------------------------------
+
+
+def damaged_armour(gm: GM, member: Member, types: Iterable[str] | None = None) -> list[tuple[Carried, int, int]]:
+    """(item, part, missing AP) of every armour part ``member`` carries that lost points, worst first."""
+    table = {a.name.lower(): a for a in gm.content.armor.armor}
+    wanted = set(types) if types is not None else None
+    out: list[tuple[Carried, int, int]] = []
+    for item in member.adv.inventory.items:
+        entry = table.get(item.name.lower())
+        if entry is None or (wanted is not None and entry.type not in wanted) or len(item.ap) != len(entry.ap):
+            continue
+        for i, full in enumerate(entry.ap):
+            if item.ap[i] < full:
+                out.append((item, i, full - item.ap[i]))
+    out.sort(key=lambda t: -t[2])
+    return out
+
+
+def _repair(gm: GM, member: Member, item: Carried, part: int, points: int, reason: str) -> int:
+    entry = next(a for a in gm.content.armor.armor if a.name.lower() == item.name.lower())
+    before = item.ap[part]
+    item.ap[part] = min(entry.ap[part], before + points)
+    fixed = item.ap[part] - before
+    if fixed:
+        gm.emit(
+            "repair",
+            f"{member.name}'s {item.name} is repaired: {before} → {item.ap[part]} AP ({reason})",
+            who=member.id,
+            item=item.name,
+            ap=list(item.ap),
+        )
+    return fixed
+
+
+def _crafting(gm: GM) -> None:
+    """Crafting: "During the camp phase you can repair 2 points of armor automatically" (worst damage first)."""
+    for crafter in gm.active():
+        points = sum(s.armour_repair_camp for s in _skills(gm, crafter))
+        while points > 0:
+            worst = [(m, t) for m in gm.alive() for t in damaged_armour(gm, m)]
+            if not worst:
+                return
+            m, (item, part, _) = max(worst, key=lambda x: x[1][2])
+            points -= _repair(gm, m, item, part, 1, f"{crafter.name}'s crafting")
+
+
+# --- the ambush pool ------------------------------------------------------------------------------------------
+
+
+def ambush_breakdown(gm: GM, st: CampState) -> list[tuple[str, int]]:
+    """The ambush dice: (source, dice)."""
+    exp = gm.c.expedition
+    out: list[tuple[str, int]] = []
+    if st.exposed:
+        out.append((EXPOSED_DIE, _die(gm, EXPOSED_DIE)))
+    if st.fire:
+        out.append((FIRE_DIE, _die(gm, FIRE_DIE)))
+    if exp is not None and exp.camped > 0:
+        out.append((CAMPED_DIE, _die(gm, CAMPED_DIE)))
+    if st.slept:
+        out.append((SLEEP_DIE, _die(gm, SLEEP_DIE)))
+    if st.lookouts:
+        out.append((LOOKOUT_DIE, _die(gm, LOOKOUT_DIE) * st.lookouts))
+    if exp is not None and exp.ambush_dice:
+        out.append(("The dungeon is restless", exp.ambush_dice))
+    for m in gm.alive():
+        for t in gm.content.character.traumas:
+            if t.ambush_dice and t.name.lower() in m.adv.character.traumas:
+                out.append((f"{m.name} is {t.name.lower()}", t.ambush_dice))
+    if st.snore_dice:
+        out.append(("Loud snore", st.snore_dice))
+    return out
+
+
+def ambush_pool(gm: GM, st: CampState) -> int:
+    return max(0, sum(n for _, n in ambush_breakdown(gm, st)))
+
+
+# --- camp items -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Use:
+    """One camp item an adventurer could use on themselves."""
+
+    label: str
+    owner: Member
+    item: Carried
+    drink: str | None = None  # a special ration's drink
+
+
+def _camp_items(gm: GM, member: Member) -> list[_Use]:
+    """The camp-tagged items that would help ``member`` now, best first (own items before the others').
+
+    Items pass between adventurers in camp, except to or from a Paranoid one ("can't share items
+    other than ration on camp phase"; rations are eaten at the Cook action or raw, for free).
+    """
+    owners = [member] + [o for o in gm.alive() if o is not member and not _paranoid(gm, o)]
+    if _paranoid(gm, member):
+        owners = [member]
+    heal: list[_Use] = []
+    drinks: list[_Use] = []
+    repairs: list[_Use] = []
+    seen: set[str] = set()
+    ch = member.adv.character
+    for owner in owners:
+        whose = "" if owner is member else f" ({owner.name}'s)"
+        for item in owner.adv.inventory.items:
+            entry = _item(gm, item.name)
+            if entry is None or "camp" not in entry.tags or entry.food == "ration" or entry.rule == "camp_fire":
+                continue
+            if entry.food == "special_ration":
+                for drink, tags in DRINKS.items():
+                    cures = set(_removed_by(gm, *tags)) | set(SPECIAL_RATION_ALSO_REMOVES)
+                    addict = drink == "coffee" and _quirk_rule(gm, member) == "coffee_addict"
+                    if cures & ch.afflictions or (addict and not _had_coffee(gm, member)):
+                        label = f"{entry.name} ({drink}){whose}"
+                        if label not in seen:
+                            seen.add(label)
+                            drinks.append(_Use(label, owner, item, drink))
+                continue
+            label = f"{entry.name}{whose}"
+            if label in seen:
+                continue
+            if entry.repair is not None:
+                if damaged_armour(gm, member, entry.repair.armor_types):
+                    seen.add(label)
+                    repairs.append(_Use(label, owner, item))
+                continue
+            heals = [e for e in entry.effects if e.heal_wounds]
+            if (
+                heals
+                and not _blocked(gm, member, "wound_healing")
+                and any(_wounded(member, e.heal_attrs) for e in heals)
+            ):
+                seen.add(label)
+                heal.append(_Use(label, owner, item))
+                continue
+            cures = {a for e in entry.effects for a in [*e.remove, *e.remove_one_of]}
+            if cures & ch.afflictions:
+                seen.add(label)
+                heal.append(_Use(label, owner, item))
+    return heal + drinks + repairs
+
+
+def _use_camp_item(gm: GM, member: Member, use: _Use) -> None:
+    from rules.gm.exploration import use_up
+
+    entry = _item(gm, use.item.name)
+    assert entry is not None
+    reason = use.item.name
+    if use.drink is not None:
+        _drink(gm, member, use.drink, f"{entry.name.lower()}: {use.drink}")
+    elif entry.repair is not None:
+        parts = damaged_armour(gm, member, entry.repair.armor_types)
+        labels = [f"{it.name}" + (f" (part {p + 1})" if len(it.ap) > 1 else "") for it, p, _ in parts]
+        pick = gm.decider.choose(
+            gm, member, f"{member.name}: repair which armour with the {entry.name.lower()}", labels
+        )
+        it, p, _ = parts[labels.index(pick)]
+        _repair(gm, member, it, p, entry.repair.ap, entry.name.lower())
+    else:
+        for effect in entry.effects:
+            _outcome(gm, member, effect, reason)
+    if use.owner is not member:
+        gm.emit("share", f"{use.owner.name} shares {entry.name.lower()} with {member.name}.", who=use.owner.id)
+    use_up(gm, use.owner, use.item)
+
+
+def _drink(gm: GM, member: Member, drink: str, reason: str) -> None:
+    exp = gm.c.expedition
+    for name in [*_removed_by(gm, *DRINKS[drink]), *SPECIAL_RATION_ALSO_REMOVES]:
+        gm.cure(member, name, reason)
+    if drink == "coffee" and exp is not None and member.id not in exp.had_coffee:
+        exp.had_coffee.append(member.id)
+
+
+# --- free items (quick and slow) -----------------------------------------------------------------------------------
+
+
+def _free_items(gm: GM, member: Member) -> list[tuple[Carried, Item]]:
+    out: list[tuple[Carried, Item]] = []
+    names: set[str] = set()
+    for item in member.adv.inventory.items:
+        entry = _item(gm, item.name)
+        if entry is None or not entry.effects or not ({"quick", "slow"} & set(entry.tags)):
+            continue
+        if entry.name not in names:
+            names.add(entry.name)
+            out.append((item, entry))
+    return out
+
+
+def _eating_cures(gm: GM) -> list[str]:
+    """A regular ration "will remove both the hungry and parched afflictions" (R82)."""
+    return _removed_by(gm, "eating")
+
+
+def _item_helps(gm: GM, member: Member, entry: Item) -> bool:
+    ch = member.adv.character
+    cures: set[str] = {a for e in entry.effects for a in [*e.remove, *e.remove_one_of]}
+    if entry.food == "ration":
+        cures |= set(_eating_cures(gm))
+    if cures & ch.afflictions:
+        return True
+    heals = [e for e in entry.effects if e.heal_wounds]
+    return (
+        bool(heals) and not _blocked(gm, member, "wound_healing") and any(_wounded(member, e.heal_attrs) for e in heals)
+    )
+
+
+def _use_free_item(gm: GM, member: Member, name: str) -> None:
+    from rules.gm.exploration import use_up
+
+    item = member.adv.inventory.find(name)
+    entry = _item(gm, name)
+    if item is None or entry is None:  # pragma: no cover - listed only when carried
+        raise RuleError(f"{member.name} has no {name}")
+    gm.emit("use_item", f"{member.name} uses {entry.name.lower()}.", who=member.id, item=entry.name)
+    for effect in entry.effects:
+        _outcome(gm, member, effect, entry.name)
+    if entry.food == "ration":  # eaten raw: "feeding only one adventurer"
+        for name_ in _eating_cures(gm):
+            gm.cure(member, name_, "eating")
+    use_up(gm, member, item)
+
+
+# --- cooking ------------------------------------------------------------------------------------------------------
+
+
+def _food(gm: GM, kind: str) -> list[tuple[Member, Carried]]:
+    """Rations (``kind`` "ration") or special rations (a drink) the party carries, one entry per unit holder."""
+    food = "ration" if kind == "ration" else "special_ration"
+    out: list[tuple[Member, Carried]] = []
+    for m in gm.alive():
+        for item in m.adv.inventory.items:
+            entry = _item(gm, item.name)
+            if entry is not None and entry.food == food:
+                out.append((m, item))
+    return out
+
+
+def _eaters(gm: GM, kind: str) -> list[Member]:
+    """Who a meal (``kind`` "ration", "coffee" or "tea") would help, the most in need first."""
+    if kind == "ration":
+        cures = _eating_cures(gm)
+        first = "hungry"
+    else:
+        cures = [*_removed_by(gm, *DRINKS[kind]), *SPECIAL_RATION_ALSO_REMOVES]
+        first = cures[0]
+    out = []
+    for m in gm.alive():
+        held = set(cures) & m.adv.character.afflictions
+        addict = kind == "coffee" and _quirk_rule(gm, m) == "coffee_addict" and not _had_coffee(gm, m)
+        if held or addict:
+            out.append(m)
+    out.sort(key=lambda m: first not in m.adv.character.afflictions)
+    return out
+
+
+def _units(food: list[tuple[Member, Carried]]) -> int:
+    return sum(item.count for _, item in food)
+
+
+def _cook(gm: GM, kind: str) -> None:
+    """One Cook action makes one meal: as many rations as the hungry need, each feeding 2 (3, 4)."""
+    from rules.gm.exploration import use_up
+
+    feeds = _feeds(gm)
+    eaters = _eaters(gm, kind)
+    food = _food(gm, kind)
+    fed: list[Member] = []
+    used = 0
+    while len(fed) < len(eaters) and food:
+        owner, item = food[0]
+        batch = eaters[len(fed) : len(fed) + feeds]
+        use_up(gm, owner, item)
+        used += 1
+        if not any(x is item for x in owner.adv.inventory.items) or item.count <= 0:
+            food.pop(0)
+        fed += batch
+    what = "rations" if kind == "ration" else f"special rations ({kind})"
+    gm.emit(
+        "cook",
+        f"The party cooks {used} {what} over the fire; {len(fed)} eat (each ration feeds {feeds}).",
+        rations=used,
+        fed=[m.id for m in fed],
+        feeds=feeds,
+        food=kind,
+    )
+    for m in fed:
+        if kind == "ration":
+            for name in _eating_cures(gm):
+                gm.cure(m, name, "a hot meal")
+        else:
+            _drink(gm, m, kind, f"a hot {kind}")
+
+
+# --- magic ------------------------------------------------------------------------------------------------------
+
+
+def _grimoires(gm: GM) -> set[str]:
+    names = {i.name.lower() for i in gm.content.items.items if i.rule == "grimoire"}
+    classes = gm.content.classes
+    kits = [b.kit for b in classes.backgrounds] + [s.kit for s in classes.schools]
+    kits += [o.kit for c in classes.classes for o in c.equipment_options]
+    names |= {(it.name or "").lower() for k in kits for it in k.equipment if it.grimoire}
+    return names
+
+
+def _can_study(gm: GM, member: Member) -> bool:
+    """A wizard studies from a grimoire ("without their grimoire they can't study ... to remember forgotten spells")."""
+    if member.adv.spellbook is None:
+        return False
+    if not gm.content.magic.casting.grimoire_needed_to_study:
+        return True
+    books = _grimoires(gm)
+    return any(i.name.lower() in books for i in member.adv.inventory.items)
+
+
+def _casters(gm: GM) -> list[Member]:
+    return [m for m in gm.active() if _can_study(gm, m) or m.adv.prayers is not None]
+
+
+def _choose_list(gm: GM, member: Member, what: str, current: list[str], pool: list[str], capacity: int) -> list[str]:
+    chosen: list[str] = []
+    for _ in range(min(capacity, len(pool))):
+        options = [s for s in current if s in pool and s not in chosen]
+        options += [s for s in pool if s not in chosen and s not in options]
+        chosen.append(gm.decider.choose(gm, member, f"{member.name}: memorise {what}", options))
+    return chosen
+
+
+def _memorise(gm: GM) -> None:
+    casting = gm.content.magic.casting
+    for m in _casters(gm):
+        ch = m.adv.character
+        book = m.adv.spellbook
+        if book is not None and _can_study(gm, m):
+            cap = ch.attr(casting.spells_memorised_attr).score
+            spells = _choose_list(gm, m, "a spell", book.memorised, book.known, cap)
+            book.memorise(spells, cap)
+            gm.emit(
+                "memorise",
+                f"{m.name} studies and memorises: {', '.join(spells) or 'nothing'}.",
+                who=m.id,
+                spells=spells,
+            )
+        prayers = m.adv.prayers
+        if prayers is not None:
+            cap = ch.attr(casting.prayers_memorised_attr).score
+            pool = [p.name for p in gm.content.magic.prayers if p.source in ("basic", m.adv.god)]
+            chosen = _choose_list(gm, m, "a prayer", prayers.memorised, pool, cap)
+            prayers.memorised = chosen
+            prayers.exhausted = [p for p in prayers.exhausted if p in chosen]
+            gm.emit(
+                "memorise", f"{m.name} prays and memorises: {', '.join(chosen) or 'nothing'}.", who=m.id, prayers=chosen
+            )
+
+
+def _angered_camp_god(gm: GM, member: Member) -> str | None:
+    """The god of ``member`` when angered and pleased again by a prayer at camp (Kaal Rafir; Goshkalon, R42)."""
+    prayers = member.adv.prayers
+    if prayers is None or not prayers.angered:
+        return None
+    god = next((g for g in gm.content.magic.gods if g.name == member.adv.god), None)
+    if god is None or god.sacrifice is None or god.sacrifice.kind != "camp_prayer":
+        return None
+    return god.name
+
+
+def _unexhaust(gm: GM) -> None:
+    for m in gm.alive():
+        if m.adv.prayers is not None and m.adv.prayers.exhausted:
+            m.adv.prayers.rest()
+            gm.emit("prayers", f"{m.name}'s prayers are no longer exhausted.", who=m.id)
+
+
+# --- rest and sleep ---------------------------------------------------------------------------------------------
+
+
+def _stand_up(gm: GM, member: Member) -> None:
+    """A collapsed adventurer is back on their feet after a rest (R10 leaves collapse open outside combat)."""
+    if member.adv.character.condition is Condition.COLLAPSED:
+        member.adv.character.condition = Condition.ACTIVE
+        gm.emit("stand_up", f"{member.name} is back on their feet.", who=member.id)
+
+
+def _rest(gm: GM) -> None:
+    outcome = _action_row(gm, REST).outcome
+    assert outcome is not None
+    for m in gm.alive():
+        _outcome(gm, m, outcome, "a well deserved rest")
+        _stand_up(gm, m)
+    _unexhaust(gm)
+
+
+def _sleep(gm: GM, st: CampState) -> None:
+    outcome = _action_row(gm, SLEEP).outcome
+    assert outcome is not None
+    for m in gm.alive():
+        row: Outcome = outcome
+        ch = m.adv.character
+        keep: list[str] = []
+        if "sleepy" in ch.afflictions:
+            quirk = _quirk_rule(gm, m)
+            if quirk == "coffee_addict" and not _had_coffee(gm, m):
+                keep.append("sleepy")
+                gm.emit("quirk", f"{m.name} stays sleepy: no coffee yet this expedition (coffee addict).", who=m.id)
+            elif quirk == "loud_snore":
+                pick = gm.decider.choose(gm, m, f"{m.name}'s loud snore", ["stay sleepy", "an extra ambush die"])
+                if pick == "stay sleepy":
+                    keep.append("sleepy")
+                    gm.emit("quirk", f"{m.name} snores all night and wakes up sleepy.", who=m.id)
+                else:
+                    st.snore_dice += 1
+                    gm.emit("quirk", f"{m.name}'s snoring echoes through the dungeon (+1 ambush die).", who=m.id)
+        update: dict[str, Any] = {}
+        if keep:
+            update["remove"] = [a for a in row.remove if a not in keep]
+        blocker = _blocked(gm, m, "wound_healing", "wound_healing_by_rest")
+        if row.heal_wounds and blocker and _wounded(m):
+            update["heal_wounds"] = 0
+            gm.emit("no_healing", f"{m.name} is {blocker}: wounds do not heal.", who=m.id)
+        if update:
+            row = row.model_copy(update=update)
+        _outcome(gm, m, row, "sleep")
+        _stand_up(gm, m)
+    _unexhaust(gm)
+
+
+# --- the camp actions ------------------------------------------------------------------------------------------
+
+
+def _spend(st: CampState, cost: int) -> str | None:
+    if st.left < cost:
+        return f"Not enough camp actions ({st.left} left, {cost} needed)."
+    return None
+
+
+def _camp_actions(gm: GM, st: CampState) -> list[Action]:
+    out: list[Action] = []
+    left = f"{st.left} camp action{'s' if st.left != 1 else ''} left"
+    pool = ambush_pool(gm, st)
+    # keep a lookout
+    row = _action_row(gm, LOOKOUT)
+    label = f"Keep a lookout (ambush dice {pool} → {max(0, pool + row.ambush_dice)}; {left})"
+    out.append(_act("lookout", "lookout", label, _spend(st, row.cost), actions=row.cost, rule=row.text))
+    # a well deserved rest
+    row = _action_row(gm, REST)
+    why = "Already rested in this camp." if st.rested else _spend(st, row.cost)
+    label = "A well deserved rest (all fatigue, Shaken, prayers)"
+    out.append(_act("rest", "rest", label, why, actions=row.cost, rule=row.text))
+    # sleep
+    row = _action_row(gm, SLEEP)
+    why = "Already slept in this camp." if st.slept else _spend(st, row.cost)
+    label = f"Sleep (all fatigue, Sleepy, Shaken, 1 wound each, prayers; +{row.ambush_dice} ambush die)"
+    out.append(_act("sleep", "sleep", label, why, actions=row.cost, rule=row.text))
+    # cook
+    row = _action_row(gm, COOK)
+    feeds = _feeds(gm)
+    for kind in ("ration", *DRINKS):
+        food = _food(gm, kind)
+        eaters = _eaters(gm, kind)
+        need = min(-(-len(eaters) // feeds), _units(food))
+        if "fire" in row.requires and not st.fire:
+            why = "Cooking needs a fire."
+        elif "camping_supply" in row.requires and not st.supplies:
+            why = "Cooking needs camping supplies used in this camp."
+        elif not food:
+            why = "No rations." if kind == "ration" else "No special rations."
+        elif not eaters:
+            why = "No one needs it."
+        else:
+            why = _spend(st, row.cost)
+        what = "a meal of rations" if kind == "ration" else f"special rations ({kind})"
+        label = f"Cook {what} (each feeds {feeds}; {len(eaters)} to feed, {need} ration{'s' if need != 1 else ''})"
+        out.append(_act(f"cook:{kind}", "cook", label, why, actions=row.cost, params=(("food", kind),), rule=row.text))
+    # camp items
+    row = _action_row(gm, CAMP_ITEMS)
+    users = [m for m in gm.alive() if _camp_items(gm, m)]
+    if users:
+        why = _spend(st, row.cost)
+    else:
+        why = "No one has a camp item that would help (medical supplies, first aid kit, repair kits, special rations)."
+    label = f"Use camp items ({', '.join(m.name for m in users) or 'no one'})"
+    out.append(_act("camp_items", "camp_items", label, why, actions=row.cost, rule=row.text))
+    # memorise
+    row = _action_row(gm, MEMORISE)
+    if _casters(gm):
+        why = _spend(st, row.cost)
+    elif any(m.adv.spellbook is not None for m in gm.active()):
+        why = "The wizard has no grimoire to study."
+    else:
+        why = "No wizard or cleric in the party."
+    out.append(_act("memorise", "memorise", "Memorize spells and prayers", why, actions=row.cost, rule=row.text))
+    # skills and gods
+    for m in gm.active():
+        skill = _skill_with(gm, m, "surgeon")
+        if skill is not None:
+            why = "Already operated in this camp." if f"surgeon:{m.id}" in st.done else None
+            label = f"{m.name} operates ({skill.test_attr or 'INT'} test: heal 1 wound of each adventurer)"
+            out.append(_act(f"surgeon:{m.id}", "surgeon", label, why, who=m.id, rule=skill.text))
+        skill = _skill_with(gm, m, "ritualist")
+        if skill is not None:
+            cost = skill.camp_actions or 1
+            for track in ("omens", "doom"):
+                why = "Already performed a ritual in this camp." if f"ritual:{m.id}" in st.done else _spend(st, cost)
+                label = f"{m.name} performs a ritual (−{skill.remove_omens_or_doom} {track})"
+                out.append(
+                    _act(
+                        f"ritual:{m.id}:{track}",
+                        "ritual",
+                        label,
+                        why,
+                        actions=cost,
+                        who=m.id,
+                        target=track,
+                        rule=skill.text,
+                    )
+                )
+        god = _angered_camp_god(gm, m)
+        if god is not None:
+            why = "Already prayed in this camp." if f"pray:{m.id}" in st.done else None
+            label = f"{m.name} prays to {god} to be heard again"
+            rule = "Just praying at the camp restores the cleric's powers (Kaal Rafir; Goshkalon by ruling)."
+            out.append(_act(f"pray:{m.id}", "pray", label, why, who=m.id, rule=rule))
+    # free items
+    free = _action_row(gm, USE_ITEMS)
+    for m in gm.active():
+        for item, entry in _free_items(gm, m):
+            label = f"{m.name} uses {entry.name.lower()}"
+            out.append(
+                _act(
+                    f"item:{m.id}:{entry.name}",
+                    "item",
+                    label,
+                    items=(entry.name,),
+                    who=m.id,
+                    target=item.name,
+                    rule=free.text,
+                )
+            )
+    # break camp
+    label = f"Break camp (ambush roll: {pool} {'die' if pool == 1 else 'dice'})"
+    out.append(_act("break", "break", label, rule=_camp(gm).break_camp.text))
+    return out
+
+
+def _apply_actions(gm: GM, st: CampState, action: Action) -> None:
+    kind = action.kind
+    st.spent += action.cost.actions
+    if kind == "lookout":
+        st.lookouts += 1
+        gm.emit(
+            "camp_action", f"The party keeps a lookout. Ambush dice: {ambush_pool(gm, st)}.", pool=ambush_pool(gm, st)
+        )
+    elif kind == "rest":
+        st.rested = True
+        gm.emit("camp_action", "The party takes a well deserved rest.")
+        _rest(gm)
+    elif kind == "sleep":
+        st.slept = True
+        gm.emit("camp_action", "The party sleeps.")
+        _sleep(gm, st)
+    elif kind == "cook":
+        st.meals += 1
+        _cook(gm, str(action.param("food")))
+    elif kind == "camp_items":
+        gm.emit("camp_action", "The party tends to its wounds and gear.")
+        for m in gm.alive():
+            uses = _camp_items(gm, m)
+            if not uses:
+                continue
+            labels = [u.label for u in uses]
+            pick = gm.decider.choose(gm, m, f"{m.name}: use which camp item", [*labels, NOTHING])
+            if pick != NOTHING:
+                _use_camp_item(gm, m, uses[labels.index(pick)])
+    elif kind == "memorise":
+        _memorise(gm)
+    elif kind == "surgeon":
+        _surgery(gm, st, gm.c.member(action.who or ""))
+    elif kind == "ritual":
+        _ritual(gm, st, gm.c.member(action.who or ""), action.target or "doom")
+    elif kind == "pray":
+        m = gm.c.member(action.who or "")
+        st.done.append(f"pray:{m.id}")
+        assert m.adv.prayers is not None
+        m.adv.prayers.sacrifice()
+        gm.emit("pray", f"{m.name} prays to {m.adv.god} through the night; the god listens again.", who=m.id)
+    elif kind == "item":
+        _use_free_item(gm, gm.c.member(action.who or ""), action.target or "")
+    elif kind == "break":
+        _break_camp(gm, st)
+    else:  # pragma: no cover - every listed action has a branch
+        raise RuleError(f"unknown camp action {kind!r}")
+
+
+def _surgery(gm: GM, st: CampState, surgeon: Member) -> None:
+    skill = _skill_with(gm, surgeon, "surgeon")
+    assert skill is not None
+    st.done.append(f"surgeon:{surgeon.id}")
+    roll = gm.test(surgeon, skill.test_attr or "INT", "surgery")
+    if not roll.verdict.success:
+        gm.emit("surgery", f"{surgeon.name}'s surgery does no good.", who=surgeon.id)
+        return
+    from rules.content.effects import Outcome
+
+    heal = Outcome(text=skill.text, heal_wounds=skill.heal_wounds, heal_attrs=list(skill.heal_attrs))
+    for m in gm.alive():
+        if not _wounded(m, skill.heal_attrs):
+            continue
+        blocker = _blocked(gm, m, "wound_healing")
+        if blocker:
+            gm.emit("no_healing", f"{m.name} is {blocker}: wounds do not heal.", who=m.id)
+            continue
+        _outcome(gm, m, heal, f"{surgeon.name}'s surgery")
+
+
+def _ritual(gm: GM, st: CampState, ritualist: Member, track: str) -> None:
+    skill = _skill_with(gm, ritualist, "ritualist")
+    assert skill is not None
+    st.done.append(f"ritual:{ritualist.id}")
+    n = skill.remove_omens_or_doom
+    if track == "omens":
+        gm.c.omens.filled = max(0, gm.c.omens.filled - n)
+        gm.emit(
+            "ritual",
+            f"{ritualist.name}'s ritual wards off ill omens.",
+            who=ritualist.id,
+            filled=gm.c.omens.filled,
+            hidden=True,
+        )
+    else:
+        lv = gm.level_state()
+        lv.doom = max(0, lv.doom - n)
+        gm.emit("ritual", f"{ritualist.name}'s ritual calms the dungeon.", who=ritualist.id, doom=lv.doom, hidden=True)
+
+
+# --- ambush and break camp ----------------------------------------------------------------------------------------
+
+
+def _break_camp(gm: GM, st: CampState) -> None:
+    """Roll the ambush; a fight ends the camp, otherwise break camp (doom 1, or 2 after a long rest)."""
+    from rules.gm import combat
+    from rules.gm.state import Phase
+
+    cfg = _camp(gm)
+    exp = gm.c.expedition
+    assert exp is not None
+    breakdown = ambush_breakdown(gm, st)
+    pool = ambush_pool(gm, st)
+    dice = [gm.rng.randint(1, 6) for _ in range(pool)]
+    sixes = dice.count(6)
+    parts = ", ".join(f"{name.lower()} {n:+d}" for name, n in breakdown)
+    gm.emit(
+        "ambush_roll",
+        f"Ambush roll: {pool} {'die' if pool == 1 else 'dice'}"
+        + (f" ({parts})" if parts else "")
+        + (f": {', '.join(map(str, dice))}." if dice else "."),
+        dice=dice,
+        pool=pool,
+        breakdown=breakdown,
+        sixes=sixes,
+    )
+    exp.camped += 1
+    gm.c.camp = None
+    gm.c.phase = Phase.EXPLORATION
+    wanderers = gm.site_level().wanderers
+    if sixes >= cfg.ambush.combat_on_sixes and wanderers:
+        group = wanderers[gm.rng.randrange(len(wanderers))]
+        surprised = sixes >= cfg.ambush.surprised_on_sixes
+        gm.c.stats.ambushes += 1
+        names = ", ".join(f"{n} {monster}" for monster, n in group.monsters)
+        gm.emit(
+            "ambush",
+            f"Ambush! {group.name}: {names}." + (" The party is caught by surprise!" if surprised else ""),
+            group=group.name,
+            surprise=surprised,
+        )
+        combat.start(gm, list(group.monsters), source="ambush", surprise="enemies" if surprised else None)
+        return
+    doom = cfg.break_camp.doom_after_long_rest if st.long_rest else cfg.break_camp.doom
+    fire = "snuffs out the fire, " if st.fire else ""
+    gm.emit("break_camp", f"The party {fire}gathers its things and presses on.", doom=doom)
+    gm.advance_doom(doom, "breaking camp after a long rest" if st.long_rest else "breaking camp")
+
+
+# --- the procedure ------------------------------------------------------------------------------------------------
+
+
+def actions(gm: GM) -> list[Action]:
+    st = gm.c.camp
+    if st is None:
+        return []
+    return _setup_actions(gm, st) if st.stage == SETUP else _camp_actions(gm, st)
+
+
+def apply(gm: GM, action: Action) -> None:
+    st = gm.c.camp
+    if st is None:
+        raise RuleError("the party is not camping")
+    if st.stage == SETUP:
+        _apply_setup(gm, st, action)
+    else:
+        _apply_actions(gm, st, action)
+
+
+# --- autoplay -----------------------------------------------------------------------------------------------------
+
+
+def _needs_sleep(gm: GM) -> bool:
+    for m in gm.alive():
+        ch = m.adv.character
+        heals = _wounded(m) and not _blocked(gm, m, "wound_healing", "wound_healing_by_rest")
+        if heals or "sleepy" in ch.afflictions or "shaken" in ch.afflictions:
+            return True
+    return sum(1 for m in gm.alive() if _fatigued(m)) >= 2
+
+
+def _wanted_points(gm: GM, st: CampState) -> int:
+    """Camp actions the autoplay would like: sleep, a meal, camp items, a lookout."""
+    want = 0
+    if _needs_sleep(gm):
+        want += _action_row(gm, SLEEP).cost
+    elif any(_fatigued(m) for m in gm.alive()):
+        want += _action_row(gm, REST).cost
+    if _eaters(gm, "ration") and _food(gm, "ration"):
+        want += _action_row(gm, COOK).cost
+    if any(_camp_items(gm, m) for m in gm.alive()):
+        want += _action_row(gm, CAMP_ITEMS).cost
+    return want + _action_row(gm, LOOKOUT).cost
+
+
+def suggest(gm: GM, actions: list[Action]) -> Action:
+    """The autoplay camp policy.
+
+    Setup: use a camping supply (it makes fire and cooking possible), light a fire when there is someone to
+    feed and rations to cook, more supplies while the camp has fewer actions than it wants, then settle.
+    Actions: free help first (camp prayers, surgery, items that cure), cook for the hungry, sleep when
+    wounded, sleepy or tired, camp items, rest when tired, memorise forgotten spells, lookouts with the
+    points left, a ritual against doom, then break camp.
+    """
+    ready = {a.id: a for a in actions if a.available}
+    st = gm.c.camp
+    if st is None or not ready:
+        return next(a for a in actions if a.available)
+
+    def first(*prefixes: str) -> Action | None:
+        for p in prefixes:
+            for a in actions:
+                if a.available and (a.id == p or a.id.startswith(p + ":")):
+                    return a
+        return None
+
+    if st.stage == SETUP:
+        hungry = bool(_eaters(gm, "ration")) and bool(_food(gm, "ration"))
+        if st.supplies == 0 and (a := first("supply")):
+            return a
+        if hungry and not st.fire and "fire" in ready and st.supplies:
+            return ready["fire"]
+        if setup_total(gm, st) < _wanted_points(gm, st) and (a := first("supply")):
+            return a
+        return ready["settle"]
+    for a in actions:
+        if a.available and a.kind == "pray":
+            return a
+    for a in actions:
+        if a.available and a.kind == "item":
+            m = gm.c.member(a.who or "")
+            entry = _item(gm, a.target or "")
+            if entry is None or not _item_helps(gm, m, entry):
+                continue
+            if entry.food == "ration" and "cook:ration" in ready:
+                continue  # cooking feeds more with the same ration
+            return a
+    if "cook:ration" in ready:
+        return ready["cook:ration"]
+    if any(_wounded(m) and not _blocked(gm, m, "wound_healing") for m in gm.alive()) and (a := first("surgeon")):
+        return a
+    if "sleep" in ready and _needs_sleep(gm):
+        return ready["sleep"]
+    if "camp_items" in ready:
+        return ready["camp_items"]
+    if (
+        "rest" in ready
+        and not st.slept
+        and any(_fatigued(m) or "shaken" in m.adv.character.afflictions for m in gm.alive())
+    ):
+        return ready["rest"]
+    if "memorise" in ready and any(m.adv.spellbook is not None and m.adv.spellbook.forgotten for m in _casters(gm)):
+        return ready["memorise"]
+    if not st.slept and "cook:coffee" in ready:
+        return ready["cook:coffee"]
+    if "cook:tea" in ready:
+        return ready["cook:tea"]
+    if "lookout" in ready and ambush_pool(gm, st) > 0:
+        return ready["lookout"]
+    rituals = [a for a in actions if a.available and a.kind == "ritual" and a.target == "doom"]
+    if rituals:
+        return rituals[0]
+    return ready["break"]
