@@ -77,6 +77,9 @@ class AutoDecider:
                 return options[lowered.index(mild)]
         if member is not None and set(lowered) <= {a.value.lower() for a in ATTRS}:
             ch = member.adv.character
+            if "heal" in prompt.lower() or "recover" in prompt.lower():
+                # healing goes where it gives back most: the most wounded attribute
+                return max(options, key=lambda o: (ch.attr(o).wounds, -ch.attr(o).available, -lowered.index(o.lower())))
             # fatigue or a loss goes where the most dice are left
             return max(options, key=lambda o: (ch.attr(o).available, -lowered.index(o.lower())))
         return options[0]
