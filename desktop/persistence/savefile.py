@@ -35,9 +35,11 @@ if TYPE_CHECKING:
     from sqlalchemy import Connection, Engine
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+#: Seconds to wait for another connection's lock (a ``save check`` reading, a second window) before giving up.
+BUSY_TIMEOUT = 5.0
 REQUIRED_TABLES = ("meta", "snapshot", "backup", "events", "alembic_version")
 
-ErrorKind = Literal["missing", "exists", "not_sqlite", "not_save", "damaged", "newer", "busy", "closed"]
+ErrorKind = Literal["missing", "exists", "not_sqlite", "not_save", "damaged", "newer", "busy", "unwritable", "closed"]
 Source = Literal["snapshot", "backup"]
 
 
@@ -145,8 +147,11 @@ def _check_header(path: Path) -> int:
     return size + wal
 
 
-def _ro_connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=5.0)
+def _ro_connect(path: Path, *, immutable: bool = False) -> sqlite3.Connection:
+    """Read-only.  ``immutable`` (for a quick look at a file no one has open: no ``-wal``) skips the
+    locks and the WAL index, so not even the ``-wal``/``-shm`` files SQLite keeps beside it appear."""
+    query = "?mode=ro&immutable=1" if immutable else "?mode=ro"
+    conn = sqlite3.connect(path.resolve().as_uri() + query, uri=True, timeout=BUSY_TIMEOUT)
     conn.row_factory = sqlite3.Row
     return conn
 
@@ -177,7 +182,7 @@ def examine(path: Path | str, *, deep: bool = True) -> SaveReport:
     size = _check_header(path)
     name = path.name
     try:
-        conn = _ro_connect(path)
+        conn = _ro_connect(path, immutable=not deep and not (path.parent / (path.name + "-wal")).exists())
     except sqlite3.Error as exc:
         raise SaveError("damaged", path, f"{name} cannot be opened: {exc}") from exc
     try:
@@ -196,9 +201,12 @@ def _examine(conn: sqlite3.Connection, path: Path, size: int, deep: bool) -> Sav
     name = path.name
     integrity = "not checked"
     if deep:
-        problems = [str(r[0]) for r in conn.execute("PRAGMA quick_check(5)")]
+        problems = [str(r[0]) for r in conn.execute("PRAGMA quick_check(3)")]
         if problems != ["ok"]:
-            raise SaveError("damaged", path, f"{name} is damaged: {'; '.join(problems)}")
+            lines = [ln.strip() for p in problems for ln in p.splitlines() if ln.strip() and not ln.startswith("***")]
+            detail = "; ".join(lines)
+            detail = detail if len(detail) <= 160 else detail[:157] + "..."
+            raise SaveError("damaged", path, f"{name} is damaged (SQLite's integrity check: {detail})")
         integrity = "ok"
     tables = {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if "meta" not in tables:
@@ -280,7 +288,7 @@ def _engine(path: Path) -> Engine:
     from sqlalchemy import URL, create_engine, event
 
     engine = create_engine(
-        URL.create("sqlite", database=str(path)), connect_args={"check_same_thread": False, "timeout": 5.0}
+        URL.create("sqlite", database=str(path)), connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT}
     )
 
     @event.listens_for(engine, "connect")
@@ -426,12 +434,16 @@ class SaveFile:
         backup_file: Path | None = None
         if report.needs_upgrade:
             migrated_from = report.revision
-            backup_file = _copy_before_upgrade(path, report.revision)
+            try:
+                backup_file = _copy_before_upgrade(path, report.revision)
+            except (OSError, sqlite3.Error) as exc:
+                raise SaveError("unwritable", path, f"{path.name} needs an upgrade, but no backup copy could be "
+                                f"made beside it ({exc}); the file is unchanged") from exc  # fmt: skip
             from desktop.persistence.migrate import upgrade
 
             engine = _engine(path)
             try:
-                with engine.connect() as conn, conn.begin():
+                with _writing(path, "upgrade it"), engine.connect() as conn, conn.begin():
                     upgrade(conn)
             finally:
                 engine.dispose()
@@ -440,7 +452,8 @@ class SaveFile:
                 f"upgraded from schema revision {migrated_from} to {report.revision}; the old file is kept as "
                 f"{backup_file.name}"
             )
-        return cls(path, report, migrated_from=migrated_from, backup_file=backup_file)
+        with _writing(path, "open it for writing"):
+            return cls(path, report, migrated_from=migrated_from, backup_file=backup_file)
 
     # --- playing ---------------------------------------------------------------------------------
 
@@ -467,7 +480,7 @@ class SaveFile:
         rows = _event_rows(step, events, _day_of(summ, campaign))
         stamp = now()
         st = self._stmts
-        with conn.begin():
+        with _writing(self.path, f"save step {step}"), conn.begin():
             if self._snapshot_good:
                 conn.execute(st.copy_to_backup)
             conn.execute(st.update_snapshot, {"step": step, "saved": stamp, "digest": digest(data), "data": data})
@@ -573,6 +586,20 @@ class _Statements:
         )
 
 
+@contextlib.contextmanager
+def _writing(path: Path, what: str) -> Iterator[None]:
+    """SQLite's refusals to write (locked, read-only, disk full, I/O error) as a :class:`SaveError`.
+    Inside a transaction, SQLite has rolled it back: the file holds what it held before."""
+    from sqlalchemy.exc import DBAPIError
+
+    try:
+        yield
+    except DBAPIError as exc:
+        reason = str(exc.orig) if exc.orig is not None else str(exc)
+        kind: ErrorKind = "busy" if "locked" in reason or "busy" in reason else "unwritable"
+        raise SaveError(kind, path, f"could not {what} ({path.name}: {reason})") from exc
+
+
 def _copy_before_upgrade(path: Path, revision: str) -> Path:
     """A consistent copy of the file (its WAL included), made read-only through SQLite's backup API."""
     target = path.parent / f"{path.name}.r{revision}.bak"
@@ -586,9 +613,12 @@ def _copy_before_upgrade(path: Path, revision: str) -> Path:
         dst = sqlite3.connect(tmp)
         try:
             src.backup(dst)
+            dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
         finally:
             dst.close()
+        os.replace(tmp, target)
     finally:
         src.close()
-    os.replace(tmp, target)
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
     return target
