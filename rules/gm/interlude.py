@@ -541,6 +541,11 @@ def apply_event(gm: GM, row: EventRow) -> None:
         gm.advance_omens(row.omens, row.text)
 
 
+def _heal_rest_blocked(gm: GM, member: Member) -> bool:
+    held = member.adv.character.afflictions
+    return any("wound_healing_by_rest" in a.blocks for a in gm.content.character.afflictions if a.name in held)
+
+
 def _has_personal_effect(o: Outcome) -> bool:
     return bool(o.fatigue or o.wounds or o.restore_fatigue or o.heal_wounds or o.afflictions or o.affliction_choice
                 or o.remove or o.remove_one_of or o.gain_silver or o.lose_silver or o.risk_dice)  # fmt: skip
@@ -583,14 +588,21 @@ def _thugs(gm: GM, row: EventRow) -> None:
         gm.harm(party[labels.index(pick)], 1, "thugs in a dark alley", armour=False)
 
 
-def apply_row(gm: GM, member: Member, row: Outcome, reason: str) -> None:
+def apply_row(gm: GM, member: Member, row: Outcome, reason: str, *, resting: bool = False) -> None:
     """A table row for one adventurer in the interlude: wounds through the GM's harm (mortal wounds, death),
-    the rest through ``gm.apply_row`` (an affliction already held means another, R87)."""
+    the rest through ``gm.apply_row`` (an affliction already held means another, R87).  ``resting``: the
+    Rest action or a night's sleep, whose healing an affliction may block (Cursed)."""
     rest = row
+    if resting and _heal_rest_blocked(gm, member) and (row.heal_wounds or row.on_risk is not None):
+        rest = row.model_copy(update={"heal_wounds": 0})
+        if rest.on_risk is not None and rest.on_risk.heal_wounds:
+            rest = rest.model_copy(update={"risk_dice": 0, "on_risk": None})
+        if row.heal_wounds:
+            gm.emit("no_healing", f"{member.name}'s wounds do not heal by resting.", who=member.id)
     if row.wounds:
         gm.harm(member, row.wounds, reason, armour=False, lethal=not row.non_lethal,
                 attr=Attr(row.wound_attr) if row.wound_attr else None)  # fmt: skip
-        rest = row.model_copy(update={"wounds": 0})
+        rest = rest.model_copy(update={"wounds": 0})
         if member.adv.character.condition is Condition.MORTALLY_WOUNDED:
             _recover(gm, member)
     if row.special:
@@ -942,7 +954,7 @@ def _resolve(gm: GM, member: Member, kind: str, option: str) -> None:
     act = _action_entry(gm, rule)
     gm.emit("action", f"{member.name}: {act.name}" + (f" ({_option(gm, rule, option).name})" if option else ""),
             who=member.id, action=rule, option=option)  # fmt: skip
-    apply_row(gm, member, act.outcome, act.name)
+    apply_row(gm, member, act.outcome, act.name, resting=kind == "rest")
     if kind == "lay_low":
         # the outcome's settlement doom came through gm.apply_row (a 2d! triggered) or not at all
         return
@@ -956,7 +968,7 @@ def _resolve(gm: GM, member: Member, kind: str, option: str) -> None:
             from rules.gm import exploration
 
             exploration.use_up(gm, member, item)
-        apply_row(gm, member, opt.outcome, opt.name)
+        apply_row(gm, member, opt.outcome, opt.name, resting=kind == "rest")
 
 
 # --- the market ----------------------------------------------------------------------------------------
@@ -1150,7 +1162,7 @@ def sleep_row(gm: GM, member: Member, row: Any, reason: str) -> None:
         else:
             gm.harm(member, hurt.wounds, reason, armour=False)
         return
-    apply_row(gm, member, row, reason)
+    apply_row(gm, member, row, reason, resting=True)
     if not ch.alive:
         return
     if special == "restore_one_fatigue":

@@ -892,3 +892,58 @@ def test_random_interlude_actions_keep_the_invariants() -> None:
                 assert m.adv.character.silver >= 0
             st = interlude.settlement(gm)
             assert 0 <= st.doom <= 7
+
+
+def test_cursed_wounds_do_not_heal_by_resting_but_tending_heals() -> None:
+    gm = game(where="Trinta")
+    feed(gm)
+    begin(gm)
+    a, b = gm.c.party
+    for m in (a, b):
+        m.adv.character.afflictions = {"cursed"}
+        m.adv.character.attrs[Attr.INT].wounds = 1
+        m.adv.character.attrs[Attr.STR].wounds = 1
+    gm.apply(f"rest:{a.id}:bucolic_rest")
+    gm.apply(f"tend:{b.id}")
+    events = gm.apply("resolve")
+    assert a.adv.character.attrs[Attr.INT].wounds == 1  # resting: cursed
+    assert any(e.kind == "no_healing" for e in events)
+    assert b.adv.character.attrs[Attr.STR].wounds == 0  # tending is not resting
+
+
+def test_refreshing_winds_takes_what_helps() -> None:
+    gm = game(faces=[6, 6])  # opportunity 6: everyone removes angry, shaken or 1 wound
+    a, b = gm.c.party
+    a.adv.character.attrs[Attr.DEX].wounds = 1
+    a.adv.character.afflictions = {"angry"}
+    b.adv.character.afflictions = {"shaken"}
+    gm.apply("begin")
+    assert interlude._wounds(a) == 0 and a.adv.character.afflictions == {"angry"}
+    assert b.adv.character.afflictions == set()
+
+
+def test_everyone_sleeps_at_the_inn_and_pays() -> None:
+    gm = game(where="Trinta")
+    feed(gm)
+    begin(gm)
+    skip_to_sleep(gm)
+    dice(gm, 4, 4, 4, 4, 4)  # two nights at 8, then nothing happens tomorrow
+    gm.apply("sleep:all:inn")
+    assert [m.adv.character.silver for m in gm.c.party] == [19, 19]
+    assert gm.c.day == 2 and gm.c.stats.interlude_days == 2
+
+
+def test_trade_network_asks_around_for_a_missing_item() -> None:
+    gm = game(where="Trinta")
+    feed(gm)
+    begin(gm)
+    m = gm.c.party[0]
+    m.adv.character.skills = ["Trade network"]
+    shop(gm)
+    st = gm.c.interlude
+    assert st is not None
+    missing = next(n for n, w in interlude.catalogue(CONTENT).items() if w.rarity == "rare" and not st.stock[n])
+    dice(gm, 1)  # 1d! for a rare item in a fief: found
+    gm.apply(f"restock:{missing}")
+    assert st.stock[missing] and missing in interlude.settlement(gm).prices
+    assert not any(a.kind == "restock" for a in gm.legal_actions())  # once per interlude
