@@ -382,8 +382,15 @@ class GM:
     # --- trackers -----------------------------------------------------------------------------------
 
     def advance_doom(self, points: int, reason: str) -> list[SiteDoomStep]:
-        """Advance this level's doom (one extra per movement for each Doomed adventurer); fire steps."""
-        if points <= 0 or self.c.expedition is None:
+        """Advance this level's doom (one extra per movement for each Doomed adventurer); fire steps.
+
+        Outside an expedition, in the interlude, it is the settlement's doom tracker (RULINGS.md R88).
+        """
+        if points <= 0:
+            return []
+        if self.c.expedition is None:
+            if self.c.phase is Phase.INTERLUDE:
+                interlude.settlement_doom(self, points, reason)
             return []
         doomed = sum(1 for m in self.alive() if "doomed" in m.adv.character.afflictions)
         lv = self.level_state()
