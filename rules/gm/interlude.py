@@ -1077,7 +1077,7 @@ def hunger_bites(gm: GM, reason: str = "hunger bites") -> None:
             continue
         if "hungry" in m.adv.character.afflictions:
             gm.emit("hunger", f"{m.name} has nothing to eat, again.", who=m.id)
-            _interlude_decay(gm, m)
+            gm.decay(m)  # its doom is this settlement's (R88, through GM.advance_doom)
         else:
             gm.emit("hunger", f"{m.name} has nothing to eat.", who=m.id)
             gm.apply_row(m, hb.outcome, reason, in_interlude=True)
@@ -1090,19 +1090,6 @@ def _eat(gm: GM, member: Member, giver: Member, name: str) -> None:
     for eff in entry.effects:
         gm.apply_row(member, eff, "a ration")
     gm.cure(member, "parched", "a regular ration")  # R82: a regular ration removes hungry and parched
-
-
-def _interlude_decay(gm: GM, member: Member) -> None:
-    before = len(gm.events)
-    gm.decay(member)
-    if gm.c.expedition is not None:
-        return
-    for ev in gm.events[before:]:
-        if ev.kind == "decay" and ev.data.get("who") == member.id:
-            row = gm.content.tables.decay.lookup(int(ev.data["total"]))
-            if row.doom:
-                settlement_doom(gm, row.doom, "decay")  # R88
-            break
 
 
 def _choose_sleep(gm: GM, action: Action) -> None:
