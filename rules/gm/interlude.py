@@ -66,14 +66,17 @@ MAX_LEVEL = 10  # the generator's difficulty range is 1..10
 AUTO_RATIONS = 3  # rations each adventurer wants before setting out
 AUTO_TORCHES = 2  # torches each adventurer wants
 AUTO_BANDAGES = 1
+AUTO_CAMPING = 1  # camping supplies each: a camp in the dungeon, and a night in the settlement without the inn
 AUTO_MAX_DAYS = 6  # days of rest before the party sets out, healed or not
+AUTO_FOOD_MONEY = 3  # silver kept for tomorrow's ration before paying for the inn
+AUTO_STRENGTH = 0.8  # share of its dice the party wants back before setting out
 
 
 @dataclass
 class InterludeState:
     """Everything the interlude procedure keeps between steps (saved with the campaign)."""
 
-    step: str = "actions"  # "actions" (announcing), "market" (someone shopping or selling), "sleep"
+    step: str = "actions"  # "actions" (announcing), "market" (shopping or selling), "sleep", "road" (travelling)
     days: int = 0  # days begun in this interlude
     event: str = ""  # today's Blacksalt event, for the UI
     plans: dict[str, list[str]] = field(default_factory=dict)  # member id -> actions announced today
@@ -383,6 +386,7 @@ def start(gm: GM, *, returning: bool) -> None:
     c.combat = None
     c.camp = None
     c.interlude = InterludeState(board_day=c.day)
+    c.settings.setdefault("party_size", len(gm.alive()))  # the party's full size, for recruiting
     place = settlement(gm)
     place.prices = {}  # a new interlude: prices are rolled again
     cures_now = {"interlude"} | ({"escape_dungeon"} if returning else set())
@@ -618,6 +622,9 @@ def settlement_doom(gm: GM, points: int, reason: str) -> None:
     """Advance (or reduce) the party's settlement's doom tracker; announce the steps reached."""
     if points == 0:
         return
+    if gm.c.interlude is not None and gm.c.interlude.step == "road":
+        gm.emit("settlement_doom", f"On the road, no town is there to take notice ({reason}).", added=0)
+        return
     place = settlement(gm)
     steps = gm.content.blacksalt.settlement_doom
     before = place.doom
@@ -741,11 +748,11 @@ def _retire_ok(gm: GM, member: Member) -> tuple[bool, str | None]:
 
 
 def party_size(gm: GM) -> int:
-    """The party's full size (the campaign's setting; else everyone who has ever been in it, at most 4)."""
+    """The party's full size: ``settings["party_size"]`` (set by the first interlude if the campaign did not)."""
     size = gm.c.settings.get("party_size")
     if isinstance(size, int) and size > 0:
         return size
-    return max(1, min(4, len(gm.c.party) + len(gm.c.fallen) + len(gm.c.retired)))
+    return max(1, len(gm.c.party))
 
 
 INSIGHT_RULE = "During the interlude, players may choose to spend those insight points."
@@ -1177,6 +1184,8 @@ def _job(gm: GM, location_id: str) -> Job:
 
 def _road(gm: GM, days: int, reason: str) -> bool:
     """Days on the road: each a day of the calendar and its hunger bites (no events, no sleep tables)."""
+    if days:
+        _st(gm).step = "road"  # no settlement here: its doom is not moved (a ruling)
     for _ in range(days):
         _next_day(gm)
         gm.emit("road", f"Day {gm.c.day}: on the road ({reason}).", day=gm.c.day)
@@ -1362,8 +1371,8 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
     if spend is not None:
         return spend
     announced = any(st.plans.values())
-    if not announced and not _hunted(gm):
-        town = _food_town(gm)
+    if not announced:
+        town = _safe_town(gm) if _hunted(gm) else _food_town(gm)
         if town is not None and f"travel:{town}" in by_id:
             return by_id[f"travel:{town}"]
     if not announced and (_hunted(gm) or _ready(gm)):
@@ -1390,12 +1399,15 @@ def _suggest_insight(avail: list[Action]) -> Action | None:
     return None
 
 
-def _needs(gm: GM, member: Member) -> dict[str, int]:
-    """What ``member`` would buy: item name -> how many more."""
+def _needs(gm: GM) -> dict[str, int]:
+    """What the party would buy (whoever carries it: rations and light are shared): item -> how many more."""
     rations = _ration_names(gm)
-    wants = {rations[0]: AUTO_RATIONS} if rations else {}
-    wants.update({"Torches": AUTO_TORCHES, "Bandages": AUTO_BANDAGES})
-    return {n: k - _count(member, n) for n, k in wants.items() if _count(member, n) < k}
+    wants = {"Torches": AUTO_TORCHES}  # no light, no expedition, no silver
+    if rations:
+        wants[rations[0]] = AUTO_RATIONS
+    wants.update({"Camping supplies": AUTO_CAMPING, "Bandages": AUTO_BANDAGES})
+    n = len(gm.alive())
+    return {k: v * n - _party_count(gm, k) for k, v in wants.items() if _party_count(gm, k) < v * n}
 
 
 def _reserve(gm: GM) -> int:
@@ -1404,30 +1416,67 @@ def _reserve(gm: GM) -> int:
     return cost if cost is not None else 0
 
 
+def _strength(gm: GM) -> float:
+    """Available dice left, as a share of the party's scores."""
+    full = sum(m.adv.character.attrs[a].score for m in gm.alive() for a in ATTRS) or 1
+    return sum(max(0, m.adv.character.attrs[a].available) for m in gm.alive() for a in ATTRS) / full
+
+
 def _ready(gm: GM) -> bool:
-    """The party is as ready as it will get: healed and rested, loot sold, supplies bought (or too long idle)."""
+    """The party is as ready as it will get: loot sold, a light and a ration each (if they can be had), and
+    strong enough, or with nothing left that a day in town would mend (or too long idle)."""
     st = _st(gm)
     if st.days >= AUTO_MAX_DAYS:
         return True
-    for m in gm.alive():
-        ch = m.adv.character
-        heals = "hungry" not in ch.afflictions
-        if heals and _wounds(m):
-            return False
-        if _fatigue(m) and "parched" not in ch.afflictions:
-            return False
-        if any(_is_loot(gm, it) for _, it, _ in sellable(gm, m)):
-            return False
-        if _needs(gm, m) and ch.silver > _reserve(gm) + 2 and not (_doom(gm) and _doom(gm).no_shopping):
-            return False
-    return True
+    party = gm.alive()
+    if any(_is_loot(gm, it) for m in party for _, it, _ in sellable(gm, m)):
+        return False
+    state = _doom(gm)
+    can_shop = not (state is not None and state.no_shopping) and any(
+        m.adv.character.silver > _reserve(gm) + 2 for m in party)  # fmt: skip
+    rations = _ration_names(gm)
+    short = not _has_light(gm) or any(sum(_count(m, n) for n in rations) < 1 for m in party)
+    if short and can_shop:
+        return False
+    mending = any(
+        ("hungry" not in m.adv.character.afflictions and _wounds(m))
+        or ("parched" not in m.adv.character.afflictions and _fatigue(m))
+        for m in party
+    )
+    return not (mending and _strength(gm) < AUTO_STRENGTH)
+
+
+def _safe_town(gm: GM) -> str | None:
+    """Hunted: the biggest settlement where the party is still welcome."""
+    best: tuple[int, int, str] | None = None
+    for s in gm.content.blacksalt.settlements:
+        if s.name == gm.c.settlement:
+            continue
+        place = gm.c.settlements.get(s.name)
+        doom = place.doom if place is not None else 0
+        state = doom_state(gm.content, doom)
+        if state is not None and state.hunted:
+            continue
+        key = (-doom, s.size, s.name)
+        if best is None or key[:2] > best[:2]:
+            best = key
+    return best[2] if best is not None else None
+
+
+def _has_light(gm: GM) -> bool:
+    lights = {i.name for i in gm.content.items.items if i.light is not None}
+    return any(i.name in lights for m in gm.alive() for i in m.adv.inventory.items)
 
 
 def _food_town(gm: GM) -> str | None:
-    """Half the party is starving where food is hard to find: the nearest market that always has it."""
+    """Half the party is starving, or it has no light after two days, where common goods are hard to find:
+    a market that always has them."""
     party = gm.alive()
     hungry = sum(1 for m in party if "hungry" in m.adv.character.afflictions)
-    if not party or hungry * 2 < len(party) or _shop_rule(gm, settlement(gm).size, "common") == "always":
+    dark = not _has_light(gm) and _st(gm).days >= 2
+    if not party or (hungry * 2 < len(party) and not dark):
+        return None
+    if _shop_rule(gm, settlement(gm).size, "common") == "always":
         return None
     for s in gm.content.blacksalt.settlements:
         if s.name != gm.c.settlement and _shop_rule(gm, s.size, "common") == "always":
@@ -1445,7 +1494,7 @@ def _best_job(gm: GM, jobs: list[Action]) -> Action | None:
 
     def score(a: Action) -> tuple[int, int, int]:
         job = _job(gm, a.target or "")
-        return (-max(0, job.level - strength), job.bounty, -job.days)
+        return (-max(0, job.level - strength), -job.days, job.bounty)  # the road costs rations
 
     return max(jobs, key=score)
 
@@ -1483,7 +1532,7 @@ def _suggest_for(gm: GM, member: Member, mine: dict[str, Action]) -> Action | No
         pick = take("sell")
         if pick is not None:
             return pick
-    if _needs(gm, member) and ch.silver > reserve + 1:
+    if _needs(gm) and ch.silver > reserve + 1:
         pick = take("shop")
         if pick is not None:
             return pick
@@ -1515,7 +1564,7 @@ def _suggest_market(gm: GM, avail: list[Action], by_id: dict[str, Action]) -> Ac
                     return a
         return by_id["done"]
     budget = m.adv.character.silver - _reserve(gm) - 1
-    for name in _needs(gm, m):
+    for name in _needs(gm):
         buy = by_id.get(f"buy:{name}")
         if buy is not None and buy.cost.silver <= budget:
             return buy
@@ -1528,8 +1577,11 @@ def _suggest_sleep(gm: GM, avail: list[Action]) -> Action:
     if not waiting:
         return avail[0]
     m = waiting[0]
-    for rule in ("proper_accommodation", "inn", "camp"):
-        for a in avail:
-            if a.kind == "sleep" and a.who == m.id and a.target == rule:
-                return a
-    return next(a for a in avail if a.kind == "sleep" and a.who == m.id)
+    mine = {a.target: a for a in avail if a.kind == "sleep" and a.who == m.id}
+    inn = mine.get("inn")
+    comfortable = inn is not None and m.adv.character.silver - inn.cost.silver >= AUTO_FOOD_MONEY
+    order = ("proper_accommodation", "inn", "camp") if comfortable else ("proper_accommodation", "camp", "inn")
+    for rule in order:
+        if rule in mine:
+            return mine[rule]
+    return next(iter(mine.values()))

@@ -811,6 +811,7 @@ def test_recruiting_after_a_death() -> None:
     new = gm.c.party[1]
     assert new.joined_day == gm.c.day and new.adv.klass is not None
     assert ids(gm)[f"rest:{new.id}"].available
+    assert not ids(gm)["recruit"].available  # the party is whole again
 
 
 def test_winning_when_the_goal_is_reached() -> None:
@@ -947,3 +948,13 @@ def test_trade_network_asks_around_for_a_missing_item() -> None:
     gm.apply(f"restock:{missing}")
     assert st.stock[missing] and missing in interlude.settlement(gm).prices
     assert not any(a.kind == "restock" for a in gm.legal_actions())  # once per interlude
+
+
+def test_decay_on_the_road_moves_no_settlements_doom() -> None:
+    gm = game(party=1)
+    begin(gm)
+    gm.c.party[0].adv.character.afflictions = {"hungry"}
+    dice(gm, 3, 4, 3, 4, 4)  # two days on the road: decay 7 (advance the doom tracker) twice; then a quiet day
+    events = gm.apply("travel:Kumar Port City")
+    assert sum(1 for e in events if e.kind == "decay" and e.data["total"] == 7) == 2
+    assert gm.c.settlements["Yoros"].doom == 0 and gm.c.settlements["Kumar Port City"].doom == 0
