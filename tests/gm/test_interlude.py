@@ -958,3 +958,19 @@ def test_decay_on_the_road_moves_no_settlements_doom() -> None:
     events = gm.apply("travel:Kumar Port City")
     assert sum(1 for e in events if e.kind == "decay" and e.data["total"] == 7) == 2
     assert gm.c.settlements["Yoros"].doom == 0 and gm.c.settlements["Kumar Port City"].doom == 0
+
+
+def test_a_first_aid_kit_heals_and_wears_down() -> None:
+    gm = game()
+    feed(gm)
+    begin(gm)
+    m = gm.c.party[0]
+    ch = m.adv.character
+    ch.attrs[Attr.STR].wounds = 2
+    ch.attrs[Attr.DEX].wounds = 1
+    kit = give(m, "First aid kit", usage=6)
+    gm.apply(f"tend:{m.id}:first_aid_kit")
+    dice(gm, 2, 1, 5, 5)  # the usage die: 2, down to d4; 3d!: a 1, one more wound healed
+    gm.apply("resolve")
+    assert interlude._wounds(m) == 0  # tending 1, the kit 1, its 3d! 1
+    assert kit.usage == 4
