@@ -1,0 +1,1083 @@
+"""The adventurers' combat actions: what each may do now, and doing it.
+
+The book's list (Combat Actions): Attack (1), Recover (1), Move (1), Catch
+breath (1), Defend (1), Dodge (2), spells, prayers and manoeuvres (1 or 2),
+Use item or change equipment (1), Help another (2) — plus fleeing through the
+door the party came in, stabilising a mortally wounded ally, helping a
+collapsed one up, breaking free of a grab and pulling off what clings.  A
+stunned adventurer may only Recover.  Fast adventurers act in the order the
+player likes; slow ones in the GM's order (the party's order).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.attributes import ATTRS, Attr
+from rules.character import Condition
+from rules.checks import RuleError, Side, TestRoll
+from rules.content.schema_creation import Manoeuvre
+from rules.dice import d
+from rules.gm import combat_core as core
+from rules.gm import combat_grid as grid
+from rules.gm.combat import CombatState, Dropped, Fighter, Foe
+from rules.gm.combat_gear import (
+    WEAPON_SPELLS,
+    Arm,
+    arms_of,
+    has_conductor,
+    in_hands,
+    shield_of,
+    spare_weapons,
+    weapon_entry,
+)
+from rules.gm.events import Action, Cost
+from rules.inventory import HANDS
+from rules.magic import SpellOutcome, cast_spell
+from rules.notation import Attack, Effect, Modifier, parse_attack
+
+if TYPE_CHECKING:
+    from rules.gm.engine import GM
+    from rules.gm.state import Member
+
+#: "place 2 dodge token on a success. Add another one on a great success."
+DODGE_TOKENS = 2
+DODGE_GREAT_EXTRA = 1
+#: Help another: "Next turn an ally will receive an extra dice from you"; it costs 2 actions.
+HELP_ACTIONS = 2
+DODGE_ACTIONS = 2
+#: Manoeuvres this engine plays; the others are listed as not yet automated.
+MANOEUVRES = {
+    "bash", "disarm", "glorious finish", "turtle", "aegis", "payback", "roar", "charge", "reckless attack",
+    "clean kill", "incapacitating strike", "wing it", "outsmart", "quick thinking", "dirty tricks",
+    "knife in the back",
+}  # fmt: skip
+#: Reactions that happen by themselves during the enemies' turn (no action to take).
+REACTIONS = {"aegis", "payback"}
+#: Enemies that wield a weapon and can be disarmed (the others bite and claw).
+ARMED_TAGS = {"human", "goblin"}
+STABILISERS = ("First aid kit", "Medical supply")  # "must be stabilized with a first aid kit, medical supply..."
+
+RULES = {
+    "attack": "Attack (1 action): test the weapon attribute to hit; each dodge or shield token the defender spends "
+    "forces a reroll; success: the weapon's wounds; great success: the critical wounds too.",
+    "move": "Move (1 action): DEX available dice x 2 tiles, no diagonals; stop after leaving a square next to an "
+    "enemy; moving removes unused shield tokens.",
+    "recover": "Recover (1 action): remove a stun token; or remove a shield or dodge token and recover one fatigue.",
+    "breath": "Catch breath (1 action): recover one fatigue point for each attribute.",
+    "defend": "Defend (1 action): place your shield's tokens (at most 5).",
+    "dodge": "Dodge (2 actions): DEX test; 2 dodge tokens on a success, 3 on a great success.",
+    "help": "Help another (2 actions): next turn an adjacent ally receives an extra die from you in all actions.",
+    "item": "Use item or change equipment (1 action).",
+    "flee": "Move off through the door you came in: you leave the fight.",
+    "stabilise": "A mortally wounded character must be stabilized with a first aid kit or medical supply.",
+}
+
+
+# --- who may act now -----------------------------------------------------------------------------------------
+
+
+def actors(gm: GM, cs: CombatState) -> list[tuple[Fighter, Member]]:
+    if cs.phase == "fast":
+        return [(f, m) for f, m in core.able(gm, cs) if f.fast and f.actions > 0]
+    if cs.phase == "slow":
+        waiting = [(f, m) for f, m in core.able(gm, cs) if not f.fast and f.actions > 0]
+        return waiting[:1]  # "in a specific order, determined by the GM": the party's order
+    return []
+
+
+def helper_of(gm: GM, cs: CombatState, f: Fighter) -> Member | None:
+    if not f.help_ready or f.helped_by is None:
+        return None
+    for g, m in core.able(gm, cs):
+        if g.id == f.helped_by:
+            return m
+    return None
+
+
+def _manoeuvre(gm: GM, name: str) -> Manoeuvre | None:
+    for bg in gm.content.classes.backgrounds:
+        for mv in bg.manoeuvres:
+            if mv.name.lower() == name.lower():
+                return mv
+    return None
+
+
+def move_steps(gm: GM, who: Member) -> tuple[int, int]:
+    """(tiles, action cost) of a Move: DEX available x 2; Broken leg: 1 tile for 2 actions; encumbered: half."""
+    ch = who.adv.character
+    steps = max(0, ch.available(Attr.DEX, in_combat=True)) * 2
+    cost = 1
+    for t in gm.content.character.traumas:
+        if t.name.lower() in ch.traumas and t.movement_tiles is not None:
+            steps = min(steps, t.movement_tiles)
+            cost = max(cost, t.move_action_cost or 1)
+    if who.adv.inventory.encumbered(ch.attrs[Attr.STR].score):
+        steps //= 2
+    return steps, cost
+
+
+def fighter_moves(gm: GM, cs: CombatState, f: Fighter, steps: int) -> dict[tuple[int, int], int]:
+    occ = grid.occupants(cs)
+    fighter_ids = {g.id for g in cs.fighters}
+    blocked = {t for t, who in occ.items() if any(i not in fighter_ids for i in who)}
+    occupied = {t for t, who in occ.items() if who and t != f.tile}
+    return grid.reachable(
+        f.tile, steps, set(cs.tiles), blocked=blocked, occupied=occupied, threat=core.threat_for_fighters(cs)
+    )
+
+
+def _why_stuck(f: Fighter) -> str | None:
+    if f.grabbed_by is not None:
+        return "Grabbed: break free first."
+    if f.hooked_by is not None:
+        return "Hooked: you cannot move until the hook lets go."
+    if f.bound:
+        return "Bound: no moving until a Recover action."
+    return None
+
+
+def _act(
+    id_: str,
+    kind: str,
+    label: str,
+    who: Fighter,
+    actions: int = 1,
+    *,
+    target: str | None = None,
+    reason: str | None = None,
+    params: tuple[tuple[str, object], ...] = (),
+    rule: str = "",
+    silver: int = 0,
+    items: tuple[str, ...] = (),
+) -> Action:
+    return Action(
+        id_,
+        kind,
+        label,
+        Cost(actions=actions, silver=silver, items=items),
+        reason is None,
+        reason,
+        who=who.id,
+        target=target,
+        params=params,
+        rule=rule,
+    )
+
+
+# --- listing ------------------------------------------------------------------------------------------------
+
+
+def actions(gm: GM) -> list[Action]:
+    cs = gm.c.combat
+    if cs is None:
+        return []
+    out: list[Action] = []
+    for f, who in actors(gm, cs):
+        out += fighter_actions(gm, cs, f, who)
+    return out
+
+
+def fighter_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    n = f.actions
+    name = who.name
+    out: list[Action] = [_act(f"end:{f.id}", "end", f"End {name}'s turn", f, 0, rule="")]
+    out += _recover_actions(gm, cs, f, who)
+    out += _attack_actions(gm, cs, f, who)
+    out += _manoeuvre_actions(gm, cs, f, who)
+    out += _magic_actions(gm, cs, f, who)
+    out += _skill_actions(gm, cs, f, who)
+    out += _move_actions(gm, cs, f, who)
+    out += _other_actions(gm, cs, f, who)
+    result: list[Action] = []
+    for a in out:
+        reason = a.reason
+        if reason is None and a.cost.actions > n and a.kind != "break_free":
+            reason = f"Needs {a.cost.actions} actions; {name} has {n} left."
+        if f.stun > 0 and a.kind != "end" and not (a.kind == "recover" and a.param("what") == "stun"):
+            reason = "Stunned: only Recover (removing a stun token) until no stun token is left."
+        if reason != a.reason:
+            a = Action(a.id, a.kind, a.label, a.cost, reason is None, reason, a.who, a.target, a.params, a.rule)
+        result.append(a)
+    return result
+
+
+def _recover_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    out: list[Action] = []
+    ch = who.adv.character
+    if f.stun:
+        out.append(
+            _act(f"recover:{f.id}:stun", "recover", f"{who.name}: recover (remove a stun token)", f,
+                 params=(("what", "stun"),), rule=RULES["recover"])
+        )  # fmt: skip
+    tired = [a for a in ATTRS if ch.attrs[a].fatigue > 0]
+    for token, have in (("shield", f.shield), ("dodge", f.dodge)):
+        if not have:
+            continue
+        for a in tired:
+            out.append(
+                _act(
+                    f"recover:{f.id}:{token}:{a.value}",
+                    "recover",
+                    f"{who.name}: recover (drop a {token} token, recover 1 {a.value} fatigue)",
+                    f,
+                    reason="Parched: cannot recover fatigue." if "parched" in ch.afflictions else None,
+                    params=(("what", token), ("attr", a.value)),
+                    rule=RULES["recover"],
+                )
+            )
+    if f.bound and not f.stun:
+        out.append(
+            _act(f"recover:{f.id}:bind", "recover", f"{who.name}: recover (shake off the bind)", f,
+                 params=(("what", "bind"),), rule=RULES["recover"])
+        )  # fmt: skip
+    reason = None
+    if "shaken" in ch.afflictions:
+        reason = "Shaken: cannot catch breath."
+    elif "parched" in ch.afflictions:
+        reason = "Parched: cannot recover fatigue."
+    elif not tired:
+        reason = "No fatigue to recover."
+    out.append(_act(f"breath:{f.id}", "breath", f"{who.name}: catch breath", f, reason=reason, rule=RULES["breath"]))
+    return out
+
+
+def _target_reason(gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, foe: Foe) -> str | None:
+    if arm.needs_hands:
+        return arm.needs_hands
+    if arm.key in f.unloaded:
+        return f"The {arm.name} must be reloaded first."
+    m = core.sheet(gm, foe.monster)
+    if arm.targets and not set(arm.targets) & set(m.tags):
+        return f"{arm.name} works only against {', '.join(arm.targets)} enemies."
+    if arm.silver and who.adv.character.silver < arm.silver:
+        return f"Needs {arm.silver} silver per shot."
+    if not grid.in_reach(f.tile, foe.tile, arm.reach, diagonals=arm.diagonal):
+        return f"Out of reach: {grid.distance(f.tile, foe.tile)} tiles away."
+    return None
+
+
+def _attack_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    out: list[Action] = []
+    arms = arms_of(gm, who, f)
+    if not arms:
+        out.append(_act(f"attack:{f.id}", "attack", f"{who.name}: attack", f, reason="No weapon in hand.",
+                        rule=RULES["attack"]))  # fmt: skip
+    for arm in arms:
+        for foe in cs.active_foes():
+            out.append(
+                _act(
+                    f"attack:{f.id}:{arm.key}:{foe.id}",
+                    "attack",
+                    f"{who.name}: attack {core.label(foe)} with the {arm.name} ({arm.attack.source})",
+                    f,
+                    target=foe.id,
+                    reason=_target_reason(gm, cs, f, who, arm, foe),
+                    params=(("arm", arm.key),),
+                    rule=RULES["attack"],
+                    silver=arm.silver,
+                )
+            )
+    for arm_key in f.unloaded:
+        entry = weapon_entry(gm, arm_key)
+        cost = entry.reload_actions if entry is not None else 1
+        out.append(_act(f"reload:{f.id}:{arm_key}", "reload", f"{who.name}: reload the {arm_key}", f, cost,
+                        params=(("arm", arm_key),), rule="Requires 2 actions to reload."))  # fmt: skip
+    return out
+
+
+def _manoeuvre_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    out: list[Action] = []
+    arms = [a for a in arms_of(gm, who, f) if not a.spell]
+    for name in who.adv.manoeuvres:
+        mv = _manoeuvre(gm, name)
+        key = name.lower()
+        if mv is None or key in REACTIONS:
+            continue
+        rule = f"{mv.name}: {mv.text}"
+        if key not in MANOEUVRES:
+            out.append(_act(f"manoeuvre:{f.id}:{key}", "manoeuvre", f"{who.name}: {mv.name}", f, mv.actions or 1,
+                            reason="Not yet automated.", rule=rule))  # fmt: skip
+            continue
+        cost = mv.actions
+        used = "Once per combat: already used." if mv.once_per_combat and key in f.used else None
+        if key in ("bash", "disarm"):
+            assert mv.attack is not None
+            for foe in cs.active_foes():
+                reason = used or (None if grid.close(f.tile, foe.tile) else "The target must be Close.")
+                if key == "disarm" and reason is None and not set(core.sheet(gm, foe.monster).tags) & ARMED_TAGS:
+                    reason = "It wields no weapon."
+                out.append(_act(f"manoeuvre:{f.id}:{key}:{foe.id}", "manoeuvre",
+                                f"{who.name}: {mv.name} {core.label(foe)} ({mv.attack})", f, cost, target=foe.id,
+                                reason=reason, params=(("name", key),), rule=rule))  # fmt: skip
+        elif key in ("reckless attack", "clean kill", "incapacitating strike", "glorious finish", "outsmart"):
+            for arm in arms:
+                for foe in cs.active_foes():
+                    reason = used or _target_reason(gm, cs, f, who, arm, foe)
+                    out.append(_act(f"manoeuvre:{f.id}:{key}:{arm.key}:{foe.id}", "manoeuvre",
+                                    f"{who.name}: {mv.name} — {core.label(foe)} with the {arm.name}", f, cost,
+                                    target=foe.id, reason=reason, params=(("name", key), ("arm", arm.key)),
+                                    rule=rule))  # fmt: skip
+        elif key == "knife in the back":
+            daggers = [a for a in arms if a.name.lower().startswith("dagger") and a.melee]
+            for arm in daggers:
+                for foe in cs.active_foes():
+                    reason = _target_reason(gm, cs, f, who, arm, foe)
+                    if reason is None and f.knife_round == cs.round:
+                        reason = "Once per turn: already used."
+                    if reason is None and not core.engaged(gm, cs, foe, f):
+                        reason = "The enemy is not flanked."
+                    if reason is None and not f.turn_started:
+                        reason = "Only when attacking: attack the flanked enemy first."
+                    out.append(_act(f"manoeuvre:{f.id}:{key}:{arm.key}:{foe.id}", "manoeuvre",
+                                    f"{who.name}: Knife in the back — {core.label(foe)} (free attack, extra die)",
+                                    f, 0, target=foe.id, reason=reason, params=(("name", key), ("arm", arm.key)),
+                                    rule=rule))  # fmt: skip
+        elif key == "wing it":
+            melee = [a for a in arms if a.melee and not a.needs_hands]
+            for arm in melee:
+                for foe in cs.active_foes():
+                    reach = mv.range_tiles or 3
+                    reason = None if grid.distance(f.tile, foe.tile) <= reach else "Out of reach (3 tiles)."
+                    out.append(_act(f"manoeuvre:{f.id}:{key}:{arm.key}:{foe.id}", "manoeuvre",
+                                    f"{who.name}: Wing it — throw the {arm.name} at {core.label(foe)} (-DEX)", f,
+                                    cost, target=foe.id, reason=reason, params=(("name", key), ("arm", arm.key)),
+                                    rule=rule))  # fmt: skip
+        elif key == "roar":
+            out.append(_act(f"manoeuvre:{f.id}:{key}", "manoeuvre", f"{who.name}: Roar (PRE, all living Nearby)",
+                            f, cost, reason=used, params=(("name", key),), rule=rule))  # fmt: skip
+        elif key == "charge":
+            for foe in cs.active_foes():
+                tags = set(core.sheet(gm, foe.monster).tags)
+                reason = _why_stuck(f) or (None if grid.close(f.tile, foe.tile) else "The target must be Close.")
+                if reason is None and tags & set(mv.target_excludes_tag):
+                    reason = "Does not work on ghosts."
+                out.append(_act(f"manoeuvre:{f.id}:{key}:{foe.id}", "manoeuvre",
+                                f"{who.name}: Charge {core.label(foe)}", f, cost, target=foe.id, reason=reason,
+                                params=(("name", key),), rule=rule))  # fmt: skip
+        elif key == "turtle":
+            reason = None if shield_of(gm, who) is not None else "Needs a shield."
+            label = f"{who.name}: Turtle (defend; no fatigue defending this turn)"
+            out.append(_act(f"manoeuvre:{f.id}:{key}", "manoeuvre", label, f, cost, reason=reason,
+                            params=(("name", key),), rule=rule))  # fmt: skip
+        elif key == "quick thinking":
+            for a in mv.test or ["PRE", "INT"]:
+                out.append(_act(f"manoeuvre:{f.id}:{key}:{a}", "manoeuvre",
+                                f"{who.name}: Quick thinking ({a}: a dodge token)", f, cost,
+                                params=(("name", key), ("attr", a)), rule=rule))  # fmt: skip
+        elif key == "dirty tricks":
+            reach = mv.range_tiles or 2
+            for foe in cs.active_foes():
+                tags = set(core.sheet(gm, foe.monster).tags)
+                reason = None if grid.distance(f.tile, foe.tile) <= reach else f"Out of reach ({reach} tiles)."
+                if reason is None and mv.target_requires_tag and not tags & set(mv.target_requires_tag):
+                    reason = "Only works on living enemies."
+                out.append(_act(f"manoeuvre:{f.id}:{key}:{foe.id}", "manoeuvre",
+                                f"{who.name}: Dirty tricks on {core.label(foe)}", f, cost, target=foe.id,
+                                reason=reason, params=(("name", key),), rule=rule))  # fmt: skip
+    return out
+
+
+def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    out: list[Action] = []
+    ch = who.adv.character
+    book = who.adv.spellbook
+    if book is not None:
+        for spell in book.memorised:
+            entry = next((s for s in gm.content.magic.spells if s.name == spell), None)
+            cost = entry.actions if entry is not None else 1
+            rule = f"{spell}: {entry.text}" if entry is not None else spell
+            reason: str | None = None
+            if spell not in WEAPON_SPELLS:
+                reason = "Not yet automated."
+            elif spell in book.forgotten:
+                reason = "Forgotten."
+            elif not ch.has_trait("Magic user"):
+                reason = "Needs the Magic user trait."
+            elif spell in f.spells:
+                reason = "Already in effect for this combat."
+            out.append(_act(f"cast:{f.id}:{spell}", "cast", f"{who.name}: cast {spell}", f, cost, reason=reason,
+                            params=(("spell", spell),), rule=rule))  # fmt: skip
+    prayers = who.adv.prayers
+    if prayers is not None:
+        for prayer in prayers.memorised:
+            out.append(_act(f"pray:{f.id}:{prayer}", "pray", f"{who.name}: pray ({prayer})", f,
+                            reason="Not yet automated.", params=(("prayer", prayer),)))  # fmt: skip
+    return out
+
+
+def _skill_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    out: list[Action] = []
+    ch = who.adv.character
+    if ch.has_skill("Duelist") or ch.has_skill("Swashbuckler"):
+        for foe in cs.active_foes():
+            reason = None if grid.close(f.tile, foe.tile) else "The target must be Close."
+            if reason is None and not (foe.shield or foe.dodge):
+                reason = "It has no shield or dodge tokens."
+            out.append(_act(f"feint:{f.id}:{foe.id}", "feint", f"{who.name}: feint {core.label(foe)}", f,
+                            target=foe.id, reason=reason,
+                            rule="Feint (1 action): discard all shield and dodge tokens from your enemy."))  # fmt: skip
+    if ch.has_skill("Intimidate"):
+        reason = "Only one intimidate action per combat." if "intimidate" in f.used else None
+        rule = "Intimidate (2 actions): attack with PRE 1N all nearby enemies."
+        out.append(_act(f"intimidate:{f.id}", "intimidate", f"{who.name}: intimidate (PRE 1N, all enemies Nearby)",
+                        f, 2, reason=reason, rule=rule))  # fmt: skip
+    if ch.has_skill("Fearless"):
+        reason = "Once per combat: already used." if "fearless" in f.used else None
+        if reason is None and ch.attrs[Attr.PRE].wounds == 0:
+            reason = "No presence wound to heal."
+        if reason is None and "hungry" in ch.afflictions:
+            reason = "Hungry: wounds do not heal."
+        out.append(_act(f"fearless:{f.id}", "fearless", f"{who.name}: fearless (heal one PRE wound)", f, 0,
+                        reason=reason, rule="Fearless: once per combat you may heal one presence wound."))  # fmt: skip
+    return out
+
+
+def _move_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    out: list[Action] = []
+    steps, cost = move_steps(gm, who)
+    stuck = _why_stuck(f)
+    reach = {} if stuck else fighter_moves(gm, cs, f, steps)
+    if cs.exit is not None:
+        reason = stuck
+        if reason is None and f.tile != cs.exit and cs.exit not in reach:
+            reason = "The door is out of reach this move."
+        out.append(_act(f"flee:{f.id}", "flee", f"{who.name}: flee through the door", f, cost, reason=reason,
+                        rule=RULES["flee"]))  # fmt: skip
+    if stuck or not reach:
+        reason = stuck or "Nowhere to go (no DEX dice left, or hemmed in)."
+        out.append(_act(f"move:{f.id}", "move", f"{who.name}: move", f, cost, reason=reason,
+                        rule=RULES["move"]))  # fmt: skip
+        return out
+    for t in grid.ordered(reach):
+        out.append(_act(f"move:{f.id}:{t[0]},{t[1]}", "move", f"{who.name}: move to {t[0]},{t[1]}", f, cost,
+                        target=f"{t[0]},{t[1]}", params=(("x", t[0]), ("y", t[1])), rule=RULES["move"]))  # fmt: skip
+    return out
+
+
+def _allies_close(gm: GM, cs: CombatState, f: Fighter) -> list[tuple[Fighter, Member]]:
+    return [(g, m) for g, m in core.standing(gm, cs) if g is not f and grid.close(g.tile, f.tile)]
+
+
+def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    out: list[Action] = []
+    ch = who.adv.character
+    inv = who.adv.inventory
+    # defend and dodge
+    held = shield_of(gm, who)
+    reason = None if held is not None else "Needs a shield."
+    if reason is None and f.shield >= core.MAX_SHIELD:
+        reason = f"Already {core.MAX_SHIELD} shield tokens."
+    label = f"{who.name}: defend" + (f" ({held[1].name}: {held[1].tokens} shield tokens)" if held else "")
+    out.append(_act(f"defend:{f.id}", "defend", label, f, reason=reason, rule=RULES["defend"]))
+    reason = f"Can't dodge with the {held[1].name}." if held is not None and held[1].no_dodge else None
+    out.append(_act(f"dodge:{f.id}", "dodge", f"{who.name}: dodge (DEX)", f, DODGE_ACTIONS, reason=reason,
+                    rule=RULES["dodge"]))  # fmt: skip
+    # grabbed: break free
+    if f.grabbed_by is not None:
+        rule = "Use all actions to test STR to break free, or take 1 wound."
+        out.append(_act(f"break_free:{f.id}", "break_free", f"{who.name}: break free (all actions, STR)", f,
+                        max(1, f.actions), rule=rule))  # fmt: skip
+    # quick items
+    for entry in gm.content.items.items:
+        if "quick" not in entry.tags or not entry.effects or inv.find(entry.name) is None:
+            continue
+        for g, m in [(f, who), *_allies_close(gm, cs, f)]:
+            whom = "themself" if g is f else m.name
+            reason = None if m.adv.character.condition is not Condition.DEAD else "Dead."
+            out.append(_act(f"item:{f.id}:{entry.name}:{g.id}", "item", f"{who.name}: use {entry.name} on {whom}",
+                            f, target=g.id, reason=reason, params=(("item", entry.name),), rule=entry.text,
+                            items=(entry.name,)))  # fmt: skip
+    # allies
+    for g, m in _allies_close(gm, cs, f):
+        mch = m.adv.character
+        if mch.condition is Condition.MORTALLY_WOUNDED:
+            kit = next((n for n in STABILISERS if inv.find(n) is not None), None)
+            out.append(_act(f"stabilise:{f.id}:{g.id}", "stabilise", f"{who.name}: stabilise {m.name}", f,
+                            target=g.id, reason=None if kit else "Needs a first aid kit or a medical supply.",
+                            params=(("item", kit or ""),), rule=RULES["stabilise"],
+                            items=(kit,) if kit else ()))  # fmt: skip
+        elif mch.condition is Condition.COLLAPSED:
+            out.append(_act(f"help_up:{f.id}:{g.id}", "help_up", f"{who.name}: help {m.name} up", f, target=g.id,
+                            rule="A collapsed adventurer gets up when an ally helps (an action)."))  # fmt: skip
+        elif mch.can_act:
+            reason = None
+            if "sleepy" in ch.afflictions:
+                reason = "Sleepy: can't help friends."
+            elif "paranoid" in mch.traumas:
+                reason = f"{m.name} is paranoid: can't receive help."
+            elif g.helped_by is not None:
+                reason = f"{m.name} already has help."
+            out.append(_act(f"help:{f.id}:{g.id}", "help", f"{who.name}: help {m.name}", f, HELP_ACTIONS,
+                            target=g.id, reason=reason, rule=RULES["help"]))  # fmt: skip
+    for g, m in [(f, who), *_allies_close(gm, cs, f)]:
+        leech = next((e for e in cs.active_foes() if e.attached == g.id), None)
+        if g.worms or leech is not None:
+            whom = "themself" if g is f else m.name
+            out.append(_act(f"detach:{f.id}:{g.id}", "detach", f"{who.name}: pull off what clings to {whom}", f,
+                            target=g.id, rule="Removing an attached creature takes 1 action."))  # fmt: skip
+    # equipment
+    for item in spare_weapons(gm, who):
+        out.append(_act(f"equip:{f.id}:{item.name}", "equip", f"{who.name}: take the {item.name} in hand", f,
+                        params=(("item", item.name),), rule=RULES["item"]))  # fmt: skip
+    for i, drop in enumerate(cs.dropped):
+        if (drop.x == f.x and drop.y == f.y) or grid.close(f.tile, (drop.x, drop.y)):
+            out.append(_act(f"pickup:{f.id}:{i}", "pickup", f"{who.name}: pick up the {drop.item.name}", f,
+                            params=(("index", i),), rule=RULES["item"]))  # fmt: skip
+    return out
+
+
+# --- doing it ----------------------------------------------------------------------------------------------
+
+
+def apply(gm: GM, action: Action) -> None:
+    from rules.gm import combat_flow
+
+    cs = gm.c.combat
+    if cs is None:
+        raise RuleError("there is no fight")
+    f = cs.fighter(action.who or "")
+    who = core.member(gm, f.id)
+    if who is None:
+        raise RuleError("that adventurer is gone")
+    cost = f.actions if action.kind == "break_free" else action.cost.actions
+    f.actions -= cost
+    f.turn_started = True
+    kind = action.kind
+    if kind == "end":
+        f.actions = 0
+    elif kind == "recover":
+        _recover(gm, cs, f, who, str(action.param("what")), action.param("attr"))
+    elif kind == "breath":
+        for a in ATTRS:
+            who.adv.character.recover_fatigue(a, 1)
+        gm.emit("breath", f"{who.name} catches their breath.", who=who.id)
+    elif kind == "attack":
+        arm = _arm(gm, who, f, str(action.param("arm")))
+        attack(gm, cs, f, who, arm, cs.foe(action.target or ""))
+    elif kind == "reload":
+        f.unloaded.remove(str(action.param("arm")))
+        gm.emit("reload", f"{who.name} reloads the {action.param('arm')}.", who=who.id)
+    elif kind == "manoeuvre":
+        _manoeuvre_apply(gm, cs, f, who, action)
+    elif kind == "cast":
+        _cast(gm, cs, f, who, str(action.param("spell")))
+    elif kind == "feint":
+        _feint(gm, cs, f, who, cs.foe(action.target or ""))
+    elif kind == "intimidate":
+        _intimidate(gm, cs, f, who)
+    elif kind == "fearless":
+        f.used.append("fearless")
+        who.adv.character.heal_wounds(Attr.PRE, 1)
+        gm.emit("heal", f"{who.name} steels themself: one presence wound heals.", who=who.id)
+    elif kind == "move":
+        _move(gm, cs, f, who, (int(action.param("x")), int(action.param("y"))))
+    elif kind == "flee":
+        f.fled = True
+        cs.last_blood = cs.round
+        f.shield = f.dodge = 0
+        gm.emit("flee", f"{who.name} flees through the door.", who=who.id)
+    elif kind == "defend":
+        _defend(gm, f, who)
+    elif kind == "dodge":
+        _dodge(gm, cs, f, who)
+    elif kind == "break_free":
+        _break_free(gm, cs, f, who)
+    elif kind == "item":
+        _use_item(gm, cs, f, who, str(action.param("item")), cs.fighter(action.target or ""))
+    elif kind == "stabilise":
+        _stabilise(gm, cs, f, who, str(action.param("item")), cs.fighter(action.target or ""))
+    elif kind == "help_up":
+        g = cs.fighter(action.target or "")
+        ally = core.member(gm, g.id)
+        if ally is not None:
+            ally.adv.character.condition = Condition.ACTIVE
+            gm.emit("help_up", f"{who.name} helps {ally.name} up.", who=who.id, ally=ally.id)
+    elif kind == "help":
+        _help(gm, cs, f, who, cs.fighter(action.target or ""))
+    elif kind == "detach":
+        _detach(gm, cs, f, who, cs.fighter(action.target or ""))
+    elif kind == "equip":
+        _equip(gm, who, str(action.param("item")))
+    elif kind == "pickup":
+        drop = cs.dropped.pop(int(action.param("index")))
+        _give_back(gm, who, drop)
+    else:  # pragma: no cover - every listed kind has a branch
+        raise RuleError(f"unknown combat action {kind!r}")
+    combat_flow.advance(gm)
+
+
+def _arm(gm: GM, who: Member, f: Fighter, key: str) -> Arm:
+    for arm in arms_of(gm, who, f):
+        if arm.key == key:
+            return arm
+    raise RuleError(f"{who.name} has no {key} to attack with")
+
+
+def _test(gm: GM, cs: CombatState, f: Fighter, who: Member, attr: Attr, reason: str, **options: Any) -> TestRoll:
+    """A test in ``who``'s own action, with the help an ally gave."""
+    return gm.test(who, attr, reason, helper=helper_of(gm, cs, f), in_combat=True, **options)
+
+
+def _recover(gm: GM, cs: CombatState, f: Fighter, who: Member, what: str, attr: object) -> None:
+    f.bound = False
+    if what == "stun":
+        f.stun -= 1
+        gm.emit("recover", f"{who.name} shakes off a stun token.", who=who.id, stun=f.stun)
+    elif what in ("shield", "dodge"):
+        if what == "shield":
+            f.shield -= 1
+        else:
+            f.dodge -= 1
+        got = who.adv.character.recover_fatigue(Attr.parse(str(attr)), 1)
+        gm.emit("recover", f"{who.name} drops a {what} token and recovers {got} {attr} fatigue.", who=who.id)
+    else:
+        gm.emit("recover", f"{who.name} shakes off the bind.", who=who.id)
+
+
+def _move(gm: GM, cs: CombatState, f: Fighter, who: Member, to: tuple[int, int]) -> None:
+    gm.emit("move", f"{who.name} moves to {to[0]},{to[1]}.", who=who.id, frm=list(f.tile), to=list(to))
+    f.x, f.y = to
+    if f.shield and not who.adv.character.has_skill("Shield Master"):
+        f.shield = 0  # "Moving will remove any unused shield tokens" (Shield Master: "Moving does not remove")
+
+
+def _defend(gm: GM, f: Fighter, who: Member) -> None:
+    held = shield_of(gm, who)
+    if held is None:
+        raise RuleError("no shield")
+    ch = who.adv.character
+    tokens = held[1].tokens + (1 if ch.has_skill("Shield Expert") or ch.has_skill("Shield Master") else 0)
+    f.shield = min(core.MAX_SHIELD, f.shield + tokens)
+    gm.emit("defend", f"{who.name} raises the {held[1].name}: {f.shield} shield token(s).", who=who.id,
+            shield=f.shield)  # fmt: skip
+
+
+def _dodge(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
+    roll = _test(gm, cs, f, who, Attr.DEX, "dodging")
+    v = roll.verdict
+    if v.success:
+        f.dodge += DODGE_TOKENS + (DODGE_GREAT_EXTRA if v.great_success else 0)
+    gm.emit("dodge", f"{who.name} has {f.dodge} dodge token(s).", who=who.id, dodge=f.dodge)
+
+
+def _break_free(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
+    f.broke_free_tried = True
+    roll = _test(gm, cs, f, who, Attr.STR, "breaking free")
+    if roll.verdict.success and f.grabbed_by is not None:
+        foe = cs.foe(f.grabbed_by)
+        foe.grabbing = None
+        f.grabbed_by = None
+        gm.emit("free", f"{who.name} breaks free.", who=who.id)
+
+
+def _help(gm: GM, cs: CombatState, f: Fighter, who: Member, g: Fighter) -> None:
+    g.helped_by = f.id
+    # "Next turn": the ally's coming turn, if it has not begun yet in this phase
+    g.help_ready = g.fast == (cs.phase == "fast") and not g.turn_started and cs.phase in ("fast", "slow")
+    ally = core.member(gm, g.id)
+    gm.emit("help", f"{who.name} will help {ally.name if ally else g.id} next turn.", who=who.id, ally=g.id)
+
+
+def _detach(gm: GM, cs: CombatState, f: Fighter, who: Member, g: Fighter) -> None:
+    leech = next((e for e in cs.active_foes() if e.attached == g.id), None)
+    if leech is not None:
+        leech.attached = None
+        gm.emit("detach", f"{who.name} pulls off the {leech.monster}.", who=who.id)
+    elif g.worms:
+        g.worms -= 1
+        gm.emit("detach", f"{who.name} pulls out a worm.", who=who.id)
+
+
+def _use_item(gm: GM, cs: CombatState, f: Fighter, who: Member, name: str, g: Fighter) -> None:
+    from rules.gm.exploration import use_up
+
+    entry = next(i for i in gm.content.items.items if i.name == name)
+    item = who.adv.inventory.find(name)
+    target = core.member(gm, g.id)
+    if item is None or target is None:
+        raise RuleError(f"{who.name} has no {name}")
+    for effect in entry.effects:
+        gm.apply_row(target, effect, name)
+    use_up(gm, who, item)
+
+
+def _stabilise(gm: GM, cs: CombatState, f: Fighter, who: Member, name: str, g: Fighter) -> None:
+    from rules.gm.exploration import use_up
+    from rules.injury import stabilise
+
+    item = who.adv.inventory.find(name)
+    target = core.member(gm, g.id)
+    if item is None or target is None:
+        raise RuleError("nothing to stabilise with")
+    if stabilise(target.adv.character):
+        g.bleeding_out = None
+        gm.emit("stabilise", f"{who.name} stabilises {target.name} with a {name}.", who=who.id, ally=target.id)
+        entry = next((i for i in gm.content.items.items if i.name == name), None)
+        for effect in entry.effects if entry is not None else []:
+            gm.apply_row(target, effect, name)
+    use_up(gm, who, item)
+
+
+def _equip(gm: GM, who: Member, name: str) -> None:
+    """Take a carried weapon or shield in hand; what was in that hand goes back to the pack (or stays held)."""
+    inv = who.adv.inventory
+    item = next((i for i in inv.items if i.name == name and not i.equipped), None)
+    if item is None:
+        raise RuleError(f"{who.name} carries no spare {name}")
+    is_shield = shield_of(gm, who) is not None and weapon_entry(gm, name) is None
+    entry = weapon_entry(gm, name)
+    two_hands = entry is not None and entry.hands == 2
+    hands = list(HANDS)
+    if not two_hands:
+        # keep a shield (or weapon) in the other hand: replace the same kind of thing
+        def holds_same(h: str) -> bool:
+            held = [i for i in in_hands(who) if i.place == h]
+            return any((weapon_entry(gm, i.name) is not None) != is_shield for i in held)
+
+        hands = [h for h in HANDS if holds_same(h)] or [h for h in HANDS if not any(i.place == h for i in inv.items)]
+        hands = hands[:1] or [HANDS[0]]
+    for h in hands:
+        for old in [i for i in inv.items if i.place == h]:
+            if old.name.startswith("("):
+                inv.remove(old)
+                continue
+            old.equipped = False
+            inv.remove(old)
+            try:
+                inv.add(old)
+            except RuleError:
+                inv.items.append(old)
+                old.place = h
+    for old in [i for i in inv.items if i.name.startswith("(") and i.name.endswith(")")]:
+        inv.remove(old)
+    inv.remove(item)
+    item.place = hands[0]
+    item.equipped = True
+    inv.items.append(item)
+    if two_hands:
+        from rules.inventory import Carried
+
+        inv.items.append(Carried(f"({name})", hands[1], slots=1, notes="two-handed grip"))
+    gm.emit("equip", f"{who.name} takes the {name} in hand.", who=who.id, item=name)
+
+
+def _give_back(gm: GM, who: Member, drop: Dropped) -> None:
+    inv = who.adv.inventory
+    item = drop.item
+    free_hand = next((h for h in HANDS if not any(i.place == h and i.equipped for i in inv.items)), None)
+    if free_hand is not None and inv.free(free_hand) >= item.slots:
+        item.place, item.equipped = free_hand, True
+        inv.items.append(item)
+    else:
+        item.equipped = False
+        try:
+            inv.add(item)
+        except RuleError:
+            item.place = HANDS[0]
+            inv.items.append(item)
+    gm.emit("pickup", f"{who.name} picks up the {item.name}.", who=who.id, item=item.name)
+
+
+# --- attacks -------------------------------------------------------------------------------------------------
+
+
+def _spend_foe_tokens(gm: GM, foe: Foe, roll: TestRoll, free: int, offered: int, ignore_shields: bool) -> None:
+    """Tokens the enemy spent: the GM's rerolls beyond those its disadvantage gave for free."""
+    used = sum(1 for r in roll.history if r.side is Side.GM)
+    spent = min(offered, max(0, used - free))
+    if spent <= 0:
+        return
+    dodge = min(foe.dodge, spent)
+    shield = 0 if ignore_shields else min(foe.shield, spent - dodge)
+    foe.dodge -= dodge
+    foe.shield -= shield
+    gm.emit("foe_tokens", f"{core.label(foe)} spends {dodge} dodge and {shield} shield token(s).", foe=foe.id)
+    if shield:
+        m = core.sheet(gm, foe.monster)
+        if any(a.rule == "shield_breaks_when_used" for a in m.actions):
+            foe.shield_gone = True
+            foe.shield = 0
+            gm.emit("foe_shield_gone", f"{core.label(foe)}'s cracked shield falls apart.", foe=foe.id)
+
+
+def _immobile(cs: CombatState, foe: Foe) -> bool:
+    """Immobilised: incapacitated this turn, stunned, or holding someone in its grip."""
+    return foe.immobilized_round >= cs.round or foe.stun > 0
+
+
+def _next_enemy_round(cs: CombatState) -> int:
+    """The round of the enemies' next turn."""
+    return cs.round if cs.phase == "fast" else cs.round + 1
+
+
+def attack(
+    gm: GM,
+    cs: CombatState,
+    f: Fighter,
+    who: Member,
+    arm: Arm,
+    foe: Foe,
+    *,
+    mode: str = "",
+    attack_with: Attack | None = None,
+    attr_override: Attr | None = None,
+    extra_dice: int = 0,
+    extra_disadvantage: int = 0,
+) -> bool:
+    """An adventurer's attack on an enemy; returns True on a hit."""
+    m = core.sheet(gm, foe.monster)
+    ch = who.adv.character
+    atk = attack_with or arm.attack
+    if attack_with is None and arm.close_attack is not None and grid.close(f.tile, foe.tile):
+        atk = arm.close_attack  # Long Spear: "When hitting tiles close use (-STR 1+1)"
+    attrs = list(atk.attributes)
+    backstab = ch.has_trait("Cold blood") and core.engaged(gm, cs, foe, f)
+    if backstab and Attr.STR in attrs and Attr.DEX not in attrs:
+        attrs.append(Attr.DEX)  # Cold blood: "you may use Dexterity to hit with weapons that would require Strength"
+    attr = attr_override or max(attrs, key=lambda a: (ch.available(a, in_combat=True), -attrs.index(a)))
+    adv = 1 if atk.modifier is Modifier.ADVANTAGE else 0
+    dis = (1 if atk.modifier is Modifier.DISADVANTAGE else 0) + extra_disadvantage
+    if "disadvantage_to_hit" in core.rules_of(m):
+        dis += 1
+    if foe.tricked_round >= cs.round:
+        adv += 1  # Dirty tricks: "Any ally attacking this enemy has advantage."
+    offered = foe.dodge + (0 if arm.ignore_shields else foe.shield)
+    reason = f"attacking {core.label(foe)} with the {arm.name}" + (f" ({mode})" if mode else "")
+    if arm.silver:
+        ch.silver -= arm.silver
+    if f.free_crit:
+        f.free_crit = False
+        hit, crit = True, True
+        gm.emit("stalker", f"{who.name} strikes from the shadows: a free critical hit.", who=who.id)
+    else:
+        roll = _test(
+            gm, cs, f, who, attr, reason, advantage=adv, disadvantage=dis, opponent_rerolls=offered,
+            dice=arm.dice + extra_dice,
+        )  # fmt: skip
+        _spend_foe_tokens(gm, foe, roll, max(0, dis - adv), offered, arm.ignore_shields)
+        hit, crit = roll.verdict.success, roll.verdict.great_success
+    _after_throw(gm, cs, f, who, arm, foe, mode)
+    if arm.reload and arm.key not in f.unloaded:
+        f.unloaded.append(arm.key)
+    if not hit:
+        gm.emit("miss", f"{who.name} misses {core.label(foe)}.", who=who.id, foe=foe.id)
+        if "flail_self_hit" in arm.rules:
+            face = d(gm.rng, 6)
+            if face == 1:  # "If you miss, roll a d6, on a 1 you hit yourself with 1 wound."
+                core.hurt_member(gm, cs, f, who, 1, "the flail swings back", from_attack=False)
+        if mode == "glorious finish":
+            gm.fatigue(who, "a failed glorious finish", Attr.PRE)
+        return False
+    wounds = atk.wounds(crit)
+    effects = atk.effects_on(crit)
+    if backstab:
+        wounds += 1  # Cold blood: "you cause one extra wound"
+    if mode == "reckless attack":
+        wounds += 1
+        f.reckless = True
+    if mode == "clean kill" and _immobile(cs, foe):
+        wounds *= 2
+    if mode == "incapacitating strike":
+        wounds = min(wounds, 1)
+        foe.immobilized_round = _next_enemy_round(cs)
+    gm.emit("hit_foe", f"{who.name} hits {core.label(foe)}" + (" — a critical hit!" if crit else "."), who=who.id,
+            foe=foe.id, critical=crit)  # fmt: skip
+    was_alive = foe.active
+    dealt = core.hurt_foe(
+        gm, cs, foe, wounds, f"{who.name}'s {arm.name}", effects=effects, attacker=f, magic=arm.spell,
+        pre=Attr.PRE in atk.attributes, impact=arm.impact, ignore_resist=backstab,
+    )  # fmt: skip
+    _weapon_on_hit(gm, cs, f, who, arm, foe, wounds, dealt)
+    if mode == "glorious finish" and was_alive and not foe.active and not cs.active_foes():
+        _glorious(gm, who)
+    return True
+
+
+def _after_throw(gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, foe: Foe, mode: str) -> None:
+    """A thrown weapon or item leaves the hand: a usage die for supplies, else it lands by the target."""
+    from rules.gm.exploration import use_up
+
+    if not (arm.thrown or mode == "wing it"):
+        return
+    name = arm.item or arm.key.split(" (")[0]
+    item = next((i for i in who.adv.inventory.items if i.name == name), None)
+    if item is None:
+        return
+    if item.usage is not None or item.count > 1:
+        use_up(gm, who, item)
+        return
+    who.adv.inventory.remove(item)
+    for grip in [i for i in who.adv.inventory.items if i.name == f"({name})"]:
+        who.adv.inventory.remove(grip)
+    cs.dropped.append(Dropped(f.id, item, foe.x, foe.y))
+
+
+def _weapon_on_hit(
+    gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, foe: Foe, wounds: int, dealt: int
+) -> None:
+    m = core.sheet(gm, foe.monster)
+    if "dodge_token_on_hit" in arm.rules:
+        f.dodge += 1  # Quarterstaff: "On hit add one dodge token to the attacker."
+    if "stun_if_unarmored" in arm.rules and foe.active and (m.armor == 0 or foe.ap == 0):
+        core.add_stun(gm, cs, foe, 1, f"{who.name}'s {arm.name}")
+    if "stun_on_six" in arm.rules and foe.active:
+        face = d(gm.rng, 6)
+        if face == 6:
+            core.add_stun(gm, cs, foe, 1, f"{who.name}'s {arm.name} (d6: 6)")
+    if "breaks_when_fully_reduced" in arm.rules and wounds > 0 and dealt == 0:
+        face = d(gm.rng, 6)
+        if face == 1:
+            item = who.adv.inventory.find(arm.name)
+            if item is not None:
+                who.adv.inventory.remove(item)
+                gm.emit("breaks", f"{who.name}'s {arm.name} breaks (d6: 1).", who=who.id)
+
+
+def _glorious(gm: GM, who: Member) -> None:
+    """Glorious finish on the last enemy: the whole party recovers one presence fatigue or wound."""
+    for m in gm.alive():
+        ch = m.adv.character
+        if ch.attrs[Attr.PRE].fatigue and ch.recover_fatigue(Attr.PRE, 1):
+            continue
+        ch.heal_wounds(Attr.PRE, 1)
+    gm.emit("glorious", f"{who.name}'s glorious finish lifts the party's spirits.", who=who.id)
+
+
+# --- manoeuvres, spells and skills ----------------------------------------------------------------------------
+
+
+def _manoeuvre_apply(gm: GM, cs: CombatState, f: Fighter, who: Member, action: Action) -> None:
+    key = str(action.param("name"))
+    mv = _manoeuvre(gm, key)
+    assert mv is not None
+    foe = cs.foe(action.target) if action.target else None
+    if mv.once_per_combat:
+        f.used.append(key)
+    if key in ("bash", "disarm") and foe is not None and mv.attack:
+        atk = parse_attack(mv.attack)
+        arm = Arm(key=mv.name, name=mv.name, attack=atk, reach=1)
+        if attack(gm, cs, f, who, arm, foe, mode=key) and foe.active:
+            if key == "bash":
+                core.add_stun(gm, cs, foe, 1, f"{who.name}'s bash")
+            else:
+                foe.disarmed = True
+                gm.emit("foe_disarmed", f"{core.label(foe)} drops its weapon.", foe=foe.id)
+    elif key in ("reckless attack", "clean kill", "incapacitating strike", "glorious finish") and foe is not None:
+        attack(gm, cs, f, who, _arm(gm, who, f, str(action.param("arm"))), foe, mode=key)
+    elif key == "outsmart" and foe is not None:
+        ch = who.adv.character
+        attr = max((Attr.PRE, Attr.INT), key=lambda a: ch.available(a, in_combat=True))
+        attack(gm, cs, f, who, _arm(gm, who, f, str(action.param("arm"))), foe, mode=key, attr_override=attr)
+    elif key == "knife in the back" and foe is not None:
+        f.knife_round = cs.round
+        attack(gm, cs, f, who, _arm(gm, who, f, str(action.param("arm"))), foe, mode=key, extra_dice=1)
+    elif key == "wing it" and foe is not None:
+        arm = _arm(gm, who, f, str(action.param("arm")))
+        base = arm.attack
+        thrown = Attack((Attr.DEX,), Modifier.DISADVANTAGE, base.damage, base.effects, base.crit_damage,
+                        base.crit_effects, source=f"-DEX {base.damage}")  # fmt: skip
+        attack(gm, cs, f, who, arm, foe, mode=key, attack_with=thrown)
+    elif key == "roar":
+        _roar(gm, cs, f, who, mv)
+    elif key == "charge" and foe is not None:
+        _charge(gm, cs, f, who, foe)
+    elif key == "turtle":
+        _defend(gm, f, who)
+        f.turtle_round = _next_enemy_round(cs)
+    elif key == "quick thinking":
+        roll = _test(gm, cs, f, who, Attr.parse(str(action.param("attr"))), "quick thinking")
+        if roll.verdict.success:
+            f.dodge += 1
+            gm.emit("dodge", f"{who.name} sees it coming: {f.dodge} dodge token(s).", who=who.id, dodge=f.dodge)
+    elif key == "dirty tricks" and foe is not None:
+        foe.tricked_round = cs.round + 1  # until the end of the next round
+        gm.emit("tricked", f"{who.name} throws sand in the eyes of {core.label(foe)}: allies attack it with "
+                "advantage.", who=who.id, foe=foe.id)  # fmt: skip
+
+
+def _roar(gm: GM, cs: CombatState, f: Fighter, who: Member, mv: Manoeuvre) -> None:
+    gm.emit("roar", f"{who.name} roars!", who=who.id)
+    for foe in list(cs.active_foes()):
+        m = core.sheet(gm, foe.monster)
+        if grid.distance(f.tile, foe.tile) > grid.NEARBY:
+            continue
+        if mv.target_requires_tag and not set(m.tags) & set(mv.target_requires_tag):
+            continue
+        if "immune_pre" in core.rules_of(m):
+            continue
+        if _test(gm, cs, f, who, Attr.PRE, f"roaring at {core.label(foe)}").verdict.success:
+            core.add_stun(gm, cs, foe, 1, f"{who.name}'s roar")
+
+
+def _charge(gm: GM, cs: CombatState, f: Fighter, who: Member, foe: Foe) -> None:
+    """Charge: drive the target in a straight line at move speed; a wall: 1 wound and a stun token."""
+    steps, _ = move_steps(gm, who)
+    step = (foe.x - f.x, foe.y - f.y)
+    gm.emit("charge", f"{who.name} charges {core.label(foe)}!", who=who.id, foe=foe.id)
+    tiles = set(cs.tiles)
+    for _ in range(steps):
+        nxt = (foe.x + step[0], foe.y + step[1])
+        if nxt not in tiles:
+            core.hurt_foe(gm, cs, foe, 1, "slammed into the wall", attacker=f, impact=True)
+            if foe.active:
+                core.add_stun(gm, cs, foe, 1, "the charge")
+            break
+        if grid.occupants(cs).get(nxt):
+            break
+        f.x, f.y = foe.x, foe.y
+        foe.x, foe.y = nxt
+    if f.shield and not who.adv.character.has_skill("Shield Master"):
+        f.shield = 0
+
+
+def _feint(gm: GM, cs: CombatState, f: Fighter, who: Member, foe: Foe) -> None:
+    had_shield = foe.shield > 0
+    foe.shield = foe.dodge = 0
+    gm.emit("feint", f"{who.name} feints: {core.label(foe)} loses its shield and dodge tokens.", who=who.id,
+            foe=foe.id)  # fmt: skip
+    if had_shield and who.adv.character.has_skill("Swashbuckler"):
+        foe.pinned_round = _next_enemy_round(cs)  # "your opponent may not attack next turn"
+
+
+def _intimidate(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
+    f.used.append("intimidate")
+    atk = parse_attack("PRE 1N")  # "attacking with PRE 1N all nearby enemies"
+    for foe in list(cs.active_foes()):
+        if grid.distance(f.tile, foe.tile) > grid.NEARBY:
+            continue
+        if _test(gm, cs, f, who, Attr.PRE, f"intimidating {core.label(foe)}").verdict.success:
+            core.hurt_foe(gm, cs, foe, atk.damage, f"{who.name}'s intimidation", effects=frozenset({Effect.NON_LETHAL}),
+                          attacker=f, pre=True)  # fmt: skip
+
+
+def _cast(gm: GM, cs: CombatState, f: Fighter, who: Member, spell: str) -> None:
+    """Cast a combat spell: it works, then the INT test (forgotten on a failure; a mishap on a critical one)."""
+    book = who.adv.spellbook
+    if book is None:
+        raise RuleError(f"{who.name} has no spells")
+    ch = who.adv.character
+    spec = ch.test_spec(Attr.INT, in_combat=True)
+    res = cast_spell(
+        book,
+        spell,
+        spec,
+        gm.rng,
+        gm.content.magic.spell_mishaps,
+        has_conductor=has_conductor(gm, who),
+        player=lambda t: gm.decider.reroll(gm, who, t),
+    )
+    f.spells.append(spell)
+    gm.emit("cast", f"{who.name} casts {spell}: {res.outcome.value}.", who=who.id, spell=spell,
+            outcome=res.outcome.value)  # fmt: skip
+    if res.test is not None:
+        v = res.test.verdict
+        if v.fatigue:
+            gm.fatigue(who, f"casting {spell}", Attr.INT)
+        if v.critical_failure and ch.has_trait("Bad omens"):
+            gm.advance_omens(1, f"{who.name}'s bad omens")
+    if res.outcome is SpellOutcome.MISHAP and res.mishap is not None:
+        gm.apply_row(who, res.mishap, "spell mishap")
+    for g, m in core.standing(gm, cs):
+        if g is not f and "visions" in m.adv.character.traumas and grid.distance(g.tile, f.tile) <= grid.NEARBY:
+            core.add_stun(gm, cs, g, 1, "visions")  # "When someone casts a spell nearby you receive a stun token."

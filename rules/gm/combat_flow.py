@@ -1,0 +1,522 @@
+"""Setting up a fight, running its rounds, and ending it.
+
+Setup: the visible enemies are placed (a room's monsters where the dungeon
+put them; wanderers and reinforcements on the far side of the room), the
+party by the door it came through (in the middle of the room when ambushed
+in camp); initiative is a DEX check for each adventurer (success: fast;
+failure: slow).  Unaware enemies: no initiative, every adventurer is fast and
+the enemies lose their first turn.  An ambush (two 6s in camp): the enemies
+act first and every adventurer is slow.
+
+Rounds: fast adventurers → enemies → slow adventurers → cleanup (dodge tokens
+go, shield tokens stay).  The fight ends when no enemy stands (dead or
+fled), when no adventurer is left in it (dead or fled through the door), or —
+a safety net — when nobody can or does act any more.  The whole fight is one
+exploration turn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.attributes import ATTRS, Attr
+from rules.character import Condition
+from rules.checks import RuleError
+from rules.gm import combat_actions as acts
+from rules.gm import combat_core as core
+from rules.gm import combat_foes as foes
+from rules.gm import combat_grid as grid
+from rules.gm.combat import CombatState, Fighter, Foe, FoeGroup, Tile
+from rules.gm.events import Action
+from rules.gm.state import GroupState, Phase
+
+if TYPE_CHECKING:
+    from rules.gm.engine import GM
+    from rules.gm.state import Member
+
+#: A fight in which no one is wounded, dies or flees for this many rounds breaks off (a stun-lock, enemies
+#: that cannot be harmed, sides that cannot reach each other): both sides draw back.
+QUIET_ROUNDS = 10
+#: Rounds in which no adventurer can act and no enemy does anything before the enemies lose interest.
+IDLE_ROUNDS = 2
+#: A fight is "challenging" (Terrified: "defeat a challenging foe"; Hopeless: "survive a challenging fight")
+#: when the enemies' levels add up to at least this many per adventurer who started it.
+CHALLENGE_LEVELS_PER_ADVENTURER = 2
+#: Spill-over room beyond the doorway when a room is too small for everyone.
+CORRIDOR = 12
+
+
+# --- setup -------------------------------------------------------------------------------------------------
+
+
+def start(
+    gm: GM,
+    groups: list[tuple[str, int]],
+    *,
+    source: str,
+    surprise: str | None = None,
+    room_groups: list[int] | None = None,
+) -> None:
+    if gm.c.combat is not None and gm.c.phase is Phase.COMBAT:
+        reinforce(gm, groups, source)
+        return
+    exp = gm.c.expedition
+    if exp is None:
+        raise RuleError("a fight needs a place: the party is not on an expedition")
+    if surprise not in (None, "party", "enemies"):
+        raise ValueError(f"surprise is 'party', 'enemies' or None, not {surprise!r}")
+    back = gm.c.phase
+    if back is Phase.CAMP and gm.c.camp is None:
+        back = Phase.EXPLORATION  # the camp was broken up by the attack
+    if back not in (Phase.EXPLORATION, Phase.CAMP):
+        back = Phase.EXPLORATION
+    room = gm.room()
+    level = gm.site_level()
+    neighbours = [lk.other(room.id) for lk in level.links_of(room.id)]
+    came = exp.came_from if exp.came_from in neighbours else None  # not the stairs' room on another level
+    towards_room = came if came is not None else (neighbours[0] if neighbours else None)
+    towards = grid.centre(level.room(towards_room).tiles) if towards_room is not None else None
+    inside, outside = grid.doorway(room.tiles, towards)
+    cs = CombatState(
+        source=source,
+        surprise=surprise,
+        return_phase=back.value,
+        counts_turn=back is Phase.EXPLORATION,
+        room=room.id,
+        tiles=grid.ordered(set(room.tiles) | {outside}),
+        exit=outside,
+        exit_room=came,  # None: the way the party came in (from outside, or down the stairs)
+    )
+    spill = grid.corridor(room.tiles, inside, outside, CORRIDOR)
+    party = gm.alive()
+    cs.party_size = len(party)
+    _place_party(cs, party, inside if surprise != "enemies" else grid.centre(room.tiles), spill)
+    _join(gm, cs, groups, source, room_groups=room_groups, spill=spill)
+    gm.c.combat = cs
+    gm.c.phase = Phase.COMBAT
+    gm.c.stats.combats += 1
+    names = ", ".join(f"{g.count} {g.monster}" for g in cs.groups)
+    gm.emit("combat", f"Combat! {names} ({source}).", source=source, surprise=surprise, room=room.id)
+    _initiative(gm, cs, surprise)
+    _new_round(gm, cs)
+    advance(gm)
+
+
+def _place_party(cs: CombatState, party: list[Member], start: Tile, spill: list[Tile]) -> None:
+    taken: set[Tile] = set()
+    for m in party:
+        spot = grid.nearest_free(cs, start, taken, avoid=[cs.exit] if cs.exit else [])
+        if spot is None and cs.exit is not None and cs.exit not in taken:
+            spot = cs.exit
+        if spot is None:
+            spot = _spill(cs, spill, taken)
+        taken.add(spot)
+        cs.fighters.append(Fighter(m.id, spot[0], spot[1]))
+
+
+def _spill(cs: CombatState, spill: list[Tile], taken: set[Tile]) -> Tile:
+    """No room left: the next corridor tile beyond the doorway joins the grid."""
+    for t in spill:
+        if t not in cs.tiles:
+            cs.tiles.append(t)
+        if t not in taken:
+            return t
+    raise RuleError("no room to stand anywhere")
+
+
+def _join(
+    gm: GM,
+    cs: CombatState,
+    groups: list[tuple[str, int]],
+    source: str,
+    *,
+    room_groups: list[int] | None = None,
+    spill: list[Tile] | None = None,
+) -> list[Foe]:
+    """Enemies join the fight: room groups where the dungeon put them, others far from the party."""
+    room = gm.room()
+    joined: list[Foe] = []
+    taken = {t for t in grid.occupants(cs)}
+    party_tiles = [f.tile for f in cs.fighters if not f.fled]
+    for n, (name, count) in enumerate(groups):
+        try:
+            m = core.sheet(gm, name)
+        except KeyError:
+            gm.emit("warning", f"Unknown enemy {name!r}: it does not join the fight.")
+            continue
+        index = room_groups[n] if room_groups is not None and n < len(room_groups) else None
+        cs.groups.append(FoeGroup(m.name, count, index, source=source))
+        spots: list[Tile] = []
+        if index is not None and index < len(room.monsters) and room.monsters[index].monster == name:
+            spots = [t for t in room.monsters[index].positions if t in set(cs.tiles)]
+        for i in range(count):
+            want = spots[i] if i < len(spots) else None
+            spot = None
+            if want is not None and want not in taken:
+                spot = want
+            if spot is None:
+                spot = _far_tile(cs, taken, party_tiles)
+            if spot is None:
+                spot = _spill(cs, spill or [], taken)
+            taken.add(spot)
+            foe = Foe(f"e{cs.next_foe}", m.name, len(cs.groups) - 1, spot[0], spot[1], ap=m.armor)
+            cs.next_foe += 1
+            cs.foes.append(foe)
+            joined.append(foe)
+    return joined
+
+
+def _far_tile(cs: CombatState, taken: set[Tile], party: list[Tile]) -> Tile | None:
+    """The free room tile farthest from the party (the room's far side)."""
+    free = [t for t in cs.tiles if t not in taken and t != cs.exit]
+    if not free:
+        return None
+    if not party:
+        return grid.ordered(free)[0]
+    return max(grid.ordered(free), key=lambda t: min(grid.distance(t, p) for p in party))
+
+
+def _initiative(gm: GM, cs: CombatState, surprise: str | None) -> None:
+    for f in cs.fighters:
+        who = core.member(gm, f.id)
+        if who is None or not who.adv.character.can_act:
+            continue
+        if surprise == "party":
+            f.fast = True  # "they don't need to roll the initiative test, and are all considered fast"
+            if who.adv.character.has_skill("Stalker"):
+                f.free_crit = True  # Stalker: "if undetected by an enemy you have a free critical hit"
+        elif surprise == "enemies":
+            f.fast = False
+        else:
+            f.fast = gm.test(who, Attr.DEX, "initiative", check=True).verdict.success
+    if surprise == "party":
+        for e in cs.foes:
+            e.lost_turn = True
+    fast = [core.member(gm, f.id) for f in cs.fighters if f.fast]
+    slow = [core.member(gm, f.id) for f in cs.fighters if not f.fast]
+    gm.emit(
+        "initiative",
+        "Fast: " + (", ".join(m.name for m in fast if m) or "no one") + ". Slow: "
+        + (", ".join(m.name for m in slow if m) or "no one") + ".",
+        fast=[f.id for f in cs.fighters if f.fast],
+        slow=[f.id for f in cs.fighters if not f.fast],
+    )  # fmt: skip
+
+
+def reinforce(gm: GM, groups: list[tuple[str, int]], source: str) -> None:
+    cs = gm.c.combat
+    if cs is None:
+        start(gm, groups, source=source)
+        return
+    joined = _join(gm, cs, groups, source)
+    if joined:
+        names = ", ".join(f"{n} {name}" for name, n in groups)
+        gm.emit("reinforcements", f"More enemies join the fight: {names} ({source}).", source=source)
+
+
+# --- the round ---------------------------------------------------------------------------------------------
+
+
+def _actions_for(gm: GM, cs: CombatState, who: Member) -> int:
+    """Two actions; one less when nauseated (or near a nauseating aura)."""
+    n = core.ACTIONS
+    ch = who.adv.character
+    sick = "nauseated" in ch.afflictions
+    if not sick:
+        f = cs.fighter(who.id)
+        for e in cs.active_foes():
+            aura = core.special(core.sheet(gm, e.monster), "nauseating_aura")
+            if aura is not None and grid.distance(e.tile, f.tile) <= grid.NEARBY:
+                sick = True
+    return n - (1 if sick else 0)
+
+
+def _begin_turns(gm: GM, cs: CombatState, fast: bool) -> None:
+    for f, who in core.standing(gm, cs):
+        if f.fast != fast:
+            continue
+        f.turn_started = False
+        f.broke_free_tried = False
+        f.help_ready = f.helped_by is not None
+        f.actions = _actions_for(gm, cs, who) if who.adv.character.can_act else 0
+
+
+def _end_turns(gm: GM, cs: CombatState, fast: bool) -> None:
+    for f, who in core.standing(gm, cs):
+        if f.fast != fast:
+            continue
+        f.actions = 0
+        if f.help_ready:
+            f.helped_by, f.help_ready = None, False
+        if f.grabbed_by is not None and not f.broke_free_tried and who.adv.character.can_act:
+            # "use all actions to test STR to break free or take 1 wound and be immobilized for this turn"
+            core.hurt_member(gm, cs, f, who, 1, "the crushing grip", armour=False, from_attack=False)
+
+
+def _new_round(gm: GM, cs: CombatState) -> None:
+    cs.round += 1
+    cs.phase = "fast"
+    gm.c.stats.combat_rounds += 1
+    gm.emit("round", f"Round {cs.round}.", round=cs.round)
+    _begin_turns(gm, cs, True)
+
+
+def _waiting(gm: GM, cs: CombatState, fast: bool) -> bool:
+    return any(f.fast == fast and f.actions > 0 for f, _ in core.able(gm, cs))
+
+
+def _enemies(gm: GM, cs: CombatState) -> bool:
+    """The enemies' turn; returns whether any of them did anything."""
+    did = False
+    for f, who in core.standing(gm, cs):
+        for _ in range(f.worms):  # Infest: "causing 1 wound per turn until removed"
+            core.hurt_member(gm, cs, f, who, 1, "a burrowing worm", armour=False, from_attack=False)
+    for e in list(cs.foes):
+        if foes.over(gm, cs):
+            break
+        if e.active:
+            did = foes.enemy_turn(gm, cs, e) or did
+    return did
+
+
+def _cleanup(gm: GM, cs: CombatState) -> None:
+    """Remove any unused dodge tokens; shield tokens stay.  The dying who were not stabilised die."""
+    for f in cs.fighters:
+        f.dodge = 0
+    for e in cs.foes:
+        e.dodge = 0
+    for f, who in core.standing(gm, cs):
+        ch = who.adv.character
+        if f.bleeding_out is not None and cs.round >= f.bleeding_out:
+            if ch.condition is Condition.MORTALLY_WOUNDED:
+                gm.death(who, "bled out before anyone could stabilise them")
+                core.fell(gm, cs, f)
+            f.bleeding_out = None
+
+
+def advance(gm: GM) -> None:
+    """Run the fight until the player must choose (or it ends)."""
+    cs = gm.c.combat
+    while cs is not None and gm.c.combat is cs:
+        outcome = _outcome(gm, cs)
+        if outcome is not None:
+            end(gm, cs, outcome)
+            return
+        if cs.phase == "fast":
+            if _waiting(gm, cs, True):
+                return
+            _end_turns(gm, cs, True)
+            cs.phase = "enemies"
+        elif cs.phase == "enemies":
+            did = _enemies(gm, cs)
+            cs.idle_rounds = cs.idle_rounds + 1 if not did and not core.able(gm, cs) else 0
+            cs.phase = "slow"
+            _begin_turns(gm, cs, False)
+        else:
+            if _waiting(gm, cs, False):
+                return
+            _end_turns(gm, cs, False)
+            _cleanup(gm, cs)
+            if _outcome(gm, cs) is None:
+                _new_round(gm, cs)
+
+
+def _outcome(gm: GM, cs: CombatState) -> str | None:
+    if gm.c.phase is Phase.OVER:
+        return "dead"
+    if not cs.active_foes():
+        return "victory"
+    if not core.standing(gm, cs):
+        return "fled" if any(f.fled for f in cs.fighters) else "dead"
+    if cs.idle_rounds >= IDLE_ROUNDS:
+        return "idle"
+    if cs.round - cs.last_blood > QUIET_ROUNDS:
+        return "stalemate"
+    return None
+
+
+# --- the end -----------------------------------------------------------------------------------------------
+
+
+def _challenging(gm: GM, cs: CombatState) -> bool:
+    levels = sum(core.sheet(gm, e.monster).level for e in cs.foes)
+    return levels >= CHALLENGE_LEVELS_PER_ADVENTURER * max(1, cs.party_size)
+
+
+def end(gm: GM, cs: CombatState, outcome: str) -> None:
+    texts = {
+        "victory": "The fight is over: no enemy stands.",
+        "fled": "The party has fled; the enemies hold the room.",
+        "dead": "The fight is over. No one is left to tell of it.",
+        "idle": "No one is left standing to fight; the enemies lose interest.",
+        "stalemate": "The fight breaks off; both sides draw back.",
+    }
+    _record(gm, cs)
+    for f, who in core.standing(gm, cs):
+        ch = who.adv.character
+        if f.bleeding_out is not None and ch.condition is Condition.MORTALLY_WOUNDED:
+            _last_chance(gm, cs, f, who)
+        if ch.condition is Condition.COLLAPSED:
+            ch.condition = Condition.ACTIVE  # R10: collapsed "until the combat ends"
+    for drop in cs.dropped:
+        owner = core.member(gm, drop.owner)
+        if owner is not None:
+            acts._give_back(gm, owner, drop)
+    cs.dropped = []
+    if _challenging(gm, cs) and outcome in ("victory", "fled"):
+        for g in cs.fighters:
+            survivor = core.member(gm, g.id)
+            if survivor is None:
+                continue
+            if outcome == "victory" and not g.fled:
+                gm.cure(survivor, "terrified", "defeated a challenging foe")
+            gm.cure(survivor, "hopeless", "survived a challenging fight")
+    exp = gm.c.expedition
+    if outcome == "fled" and exp is not None and cs.exit_room is not None:
+        exp.came_from, exp.room = cs.room, cs.exit_room
+        gm.emit("room", f"The party falls back to {gm.room(cs.exit_room).name}.", room=cs.exit_room)
+    gm.emit("combat_end", texts[outcome], outcome=outcome, rounds=cs.round)
+    gm.c.combat = None
+    if gm.c.phase is Phase.OVER:
+        return
+    gm.c.phase = Phase(cs.return_phase)
+    if cs.counts_turn and gm.c.phase is Phase.EXPLORATION:
+        from rules.gm import exploration
+
+        exploration.end_turn(gm, 1, "combat")  # "The whole combat only counts as one exploration turn."
+
+
+def _last_chance(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
+    """Bleeding out when the fight ends: an ally with a first aid kit or medical supply stabilises them, or they die."""
+    from rules.gm.exploration import use_up
+    from rules.injury import stabilise
+
+    for m in gm.alive():
+        if not m.adv.character.can_act:
+            continue
+        for name in acts.STABILISERS:
+            item = m.adv.inventory.find(name)
+            if item is not None:
+                stabilise(who.adv.character)
+                f.bleeding_out = None
+                gm.emit("stabilise", f"{m.name} stabilises {who.name} with a {name}.", who=m.id, ally=who.id)
+                use_up(gm, m, item)
+                return
+    gm.death(who, "bled out")
+
+
+def _record(gm: GM, cs: CombatState) -> None:
+    """The room remembers who died and who fled; wanderers who survive stay in the room."""
+    if gm.c.expedition is None:
+        return
+    st = gm.room_state(cs.room)
+    for i, g in enumerate(cs.groups):
+        members = [e for e in cs.foes if e.group == i]
+        standing = sum(1 for e in members if e.active)
+        if g.room_index is not None and g.room_index < len(st.monsters):
+            rs = st.monsters[g.room_index]
+            rs.count = max(0, rs.count - g.killed - g.fled)
+            rs.killed += g.killed
+            rs.fled += g.fled
+            rs.aware = True
+        elif standing or g.killed:
+            st.monsters.append(GroupState(g.monster, standing, killed=g.killed, aware=True, fled=g.fled))
+
+
+# --- the autoplay policy ---------------------------------------------------------------------------------------
+
+
+def suggest(gm: GM, actions: list[Action]) -> Action:
+    """A sensible player: recover when stunned, flee when the fight is lost, stabilise the dying, hit the most hurt
+    enemy in reach, guard when badly hurt, close in otherwise."""
+    cs = gm.c.combat
+    usable = [a for a in actions if a.available]
+    if cs is None or not usable:
+        return actions[0]
+    who_id = usable[0].who
+    mine = [a for a in usable if a.who == who_id]
+    f = cs.fighter(who_id or "")
+    who = core.member(gm, f.id)
+    assert who is not None
+
+    def first(kind: str, pred: object = None) -> Action | None:
+        for a in mine:
+            if a.kind == kind and (pred is None or pred(a)):  # type: ignore[operator]
+                return a
+        return None
+
+    end = first("end")
+    if f.stun:
+        return first("recover") or end or mine[0]
+    if _losing(gm, cs):
+        flee = first("flee")
+        if flee is not None:
+            return flee
+    for kind in ("stabilise", "help_up", "detach"):
+        a = first(kind)
+        if a is not None:
+            return a
+    if f.grabbed_by is not None:
+        a = first("break_free")
+        if a is not None:
+            return a
+    if "bleeding" in who.adv.character.afflictions:
+        a = first("item", lambda x: x.param("item") in ("Bandages",) and x.target == f.id)
+        if a is not None:
+            return a
+    hurt = core.dice_left(who) <= 2
+    if hurt and f.shield == 0:
+        a = first("defend") or first("manoeuvre", lambda x: x.param("name") == "turtle")
+        if a is not None:
+            return a
+    attacks = [a for a in mine if a.kind in ("attack", "manoeuvre") and a.target and a.param("arm")]
+    attacks += [a for a in mine if a.kind == "manoeuvre" and a.param("name") in ("bash",)]
+    if attacks:
+
+        def score(a: Action) -> tuple[int, int, int]:
+            foe = cs.foe(a.target or "")
+            m = core.sheet(gm, foe.monster)
+            left = m.wounds - foe.wounds
+            bonus = 1 if a.param("name") in ("reckless attack", "knife in the back", "clean kill") else 0
+            return (-left, bonus, -int(a.cost.silver))
+
+        return max(attacks, key=score)
+    cast = first("cast")
+    if cast is not None:
+        return cast
+    if hurt:
+        a = first("dodge")
+        if a is not None and f.actions >= 2:
+            return a
+    moves = [a for a in mine if a.kind == "move" and a.param("x") is not None]
+    targets = cs.active_foes()
+    if moves and targets:
+
+        def gap(a: Action) -> tuple[int, int]:
+            t = (int(a.param("x")), int(a.param("y")))
+            return (min(grid.distance(t, e.tile) for e in targets), grid.distance(t, f.tile))
+
+        best = min(moves, key=gap)
+        if gap(best)[0] < min(grid.distance(f.tile, e.tile) for e in targets):
+            return best
+    if f.shield < 2:
+        a = first("defend")
+        if a is not None:
+            return a
+    tired = sum(who.adv.character.attrs[a].fatigue for a in ATTRS)
+    if tired:
+        a = first("breath")
+        if a is not None:
+            return a
+    return end or mine[0]
+
+
+def _losing(gm: GM, cs: CombatState) -> bool:
+    """The party is losing badly: half of it is down, or its dice are nearly gone while the enemies are fresh."""
+    standing = core.standing(gm, cs)
+    able = core.able(gm, cs)
+    if len(able) * 2 < len(standing) and len(standing) > 1:
+        return True
+    dice = sum(core.dice_left(m) for _, m in able)
+    left = sum(core.sheet(gm, e.monster).wounds - e.wounds + 1 for e in cs.active_foes())
+    return dice <= 3 and left > dice
