@@ -12,7 +12,7 @@ from rules.trackers import OmensTracker
 
 #: Silver per adventurer the party must save to buy passage off Blacksalt (RULINGS.md: the campaign goal).
 PASSAGE_PER_ADVENTURER = 200
-DEFAULT_SETTLEMENT = "Trinta"
+DEFAULT_SETTLEMENT = "Yoros"  # the port where newcomers land (RULINGS.md)
 
 
 def new_campaign(
@@ -54,5 +54,6 @@ def new_campaign(
     )
     for adv in party_advs:
         c.party.append(Member(id=c.new_id("a"), adv=adv, joined_day=1))
+    c.settings["party_size"] = len(party_advs)
     c.rng = rng_state(rng)
     return c

@@ -146,8 +146,19 @@ class GM:
     # --- where we are -------------------------------------------------------------------------------
 
     def site(self, location_id: str) -> Site:
+        """The dungeon of a location.  A job-board dungeon is kept as its recipe until the party goes
+        there (saves stay small); then it is made again, identically, and kept as data for good."""
         if location_id not in self._sites:
-            self._sites[location_id] = self.maker.load(self.c.locations[location_id].data)
+            loc = self.c.locations[location_id]
+            if not loc.data and loc.recipe:
+                r = loc.recipe
+                site, loc.data = self.maker.make(
+                    int(r["seed"]), level=int(r["level"]), rooms=int(r["rooms"]), theme=r.get("theme"),
+                    depth=int(r["depth"]),
+                )  # fmt: skip
+                self._sites[location_id] = site
+            else:
+                self._sites[location_id] = self.maker.load(loc.data)
         return self._sites[location_id]
 
     def location(self) -> LocationState:

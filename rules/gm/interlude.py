@@ -1332,8 +1332,11 @@ def refresh_board(gm: GM) -> None:
         except ValueError:
             site, data = gm.maker.make(seed, level=level, rooms=rooms, theme=None, depth=depth)
         loc_id = c.new_id("loc")
+        recipe = {"seed": seed, "level": level, "rooms": rooms, "theme": site.theme, "depth": depth}
         c.locations[loc_id] = LocationState(id=loc_id, title=site.title, theme=site.theme, level=site.level,
-                                            bounty=site.bounty, depths=len(site.levels), data=data)  # fmt: skip
+                                            bounty=site.bounty, depths=len(site.levels), data="",
+                                            recipe=recipe)  # fmt: skip
+        del data  # kept as its recipe until the party goes there (GM.site remakes it)
         near = any(n in site.hook.lower() for n in names)
         days = 0 if near else JOB_DAYS_AWAY[0] + gm.rng.randrange(JOB_DAYS_AWAY[1] - JOB_DAYS_AWAY[0] + 1)
         jobs.append(Job(location=loc_id, title=site.title, theme=site.theme, level=site.level, bounty=site.bounty,

@@ -107,7 +107,8 @@ class LocationState:
     level: int
     bounty: int
     depths: int
-    data: str  # the dungeon, as its generator's JSON (rebuilt into a Site on load)
+    data: str  # the dungeon, as its generator's JSON (rebuilt into a Site on load); "" until entered
+    recipe: dict[str, Any] = field(default_factory=dict)  # seed, level, rooms, theme, depth: remade when entered
     levels: dict[int, LevelState] = field(default_factory=dict)
     visits: int = 0
     cleared: bool = False  # the master is dead: the bounty is earned

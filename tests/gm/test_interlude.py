@@ -138,7 +138,7 @@ def test_the_first_day_rolls_an_event_and_posts_jobs() -> None:
     assert len(set(themes)) == len(themes)  # different themes
     for j in c.jobs:
         loc = c.locations[j.location]
-        assert loc.data and gm.site(j.location).title == j.title == loc.title
+        assert loc.recipe and gm.site(j.location).title == j.title == loc.title  # remade from its recipe
         assert 1 <= j.level <= 2 and j.bounty == loc.bounty > 0
         assert j.days == 0 or j.days in range(interlude.JOB_DAYS_AWAY[0], interlude.JOB_DAYS_AWAY[1] + 1)
 
