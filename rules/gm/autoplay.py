@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rules.attributes import ATTRS
 from rules.gm.events import Action
+from rules.gm.site import SiteLink
 from rules.gm.state import Phase
 
 if TYPE_CHECKING:
@@ -93,6 +94,23 @@ def _path_first_step(gm: GM, goal: set[int]) -> int | None:
     return None
 
 
+def _openable(gm: GM, link: SiteLink) -> bool:
+    """The party can get through this door: open, or one it can force, break, unlock or pick."""
+    from rules.gm.exploration import _blocked, _key_for, carrying, door_state
+
+    why = _blocked(gm, link)
+    if why is None:
+        return True
+    if why == "hidden":
+        return False
+    if link.door in ("stuck", "barricaded"):
+        return True
+    if link.door == "locked":
+        tools = carrying(gm, "Lockpicking tools")
+        return door_state(gm, link).unlocked or _key_for(gm, link) is not None or tools is not None
+    return False
+
+
 def explore(gm: GM, actions: list[Action]) -> Action:
     exp = gm.c.expedition
     assert exp is not None
@@ -138,7 +156,9 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     frontier = {
         r.id
         for r in level.rooms
-        if gm.room_state(r.id).visited and any(lk.other(r.id) in unvisited for lk in level.links_of(r.id))
+        if gm.room_state(r.id).visited
+        and r.id != exp.room
+        and any(lk.other(r.id) in unvisited and _openable(gm, lk) for lk in level.links_of(r.id))
     }
     step = _path_first_step(gm, frontier) if frontier else None
     if step is not None and f"move:{step}" in ids:
