@@ -14,8 +14,8 @@ procedure's entry points; the procedure itself lives beside it:
 :mod:`rules.gm.combat_gear` (weapons, shields, attacks an adventurer can make),
 :mod:`rules.gm.combat_foes` (enemy sheets, damage to enemies, the enemy AI and
 enemy attacks), :mod:`rules.gm.combat_actions` (the adventurers' actions) and
-:mod:`rules.gm.combat_flow` (setup, the turn loop, the end, the autoplay
-policy).
+:mod:`rules.gm.combat_flow` (setup, the turn loop, the end) and
+:mod:`rules.gm.combat_policy` (the autoplay player).
 
 Rule for this module: import the GM's engine and state only under
 ``TYPE_CHECKING`` (rules.gm.state imports this module's state class); the
@@ -213,6 +213,6 @@ def apply(gm: GM, action: Action) -> None:
 
 def suggest(gm: GM, actions: list[Action]) -> Action:
     """The autoplay policy's choice among the available actions."""
-    from rules.gm.combat_flow import suggest as policy
+    from rules.gm.combat_policy import suggest as policy
 
     return policy(gm, actions)

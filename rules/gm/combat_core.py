@@ -72,14 +72,22 @@ def standing(gm: GM, cs: CombatState) -> list[tuple[Fighter, Member]]:
         if f.fled or f.dead:
             continue
         m = member(gm, f.id)
+        if m is not None and m.adv.character.condition is not Condition.DEAD:
+            out.append((f, m))
+    return out
+
+
+def settle(gm: GM, cs: CombatState) -> None:
+    """Bodies for the dead: whoever died outside a blow (a Plagued fatigue point turned wound, bleeding out)."""
+    for f in cs.fighters:
+        if f.fled or f.dead:
+            continue
+        m = member(gm, f.id)
         if m is not None and m.adv.character.condition is Condition.DEAD:
-            gm.death(m, "wounds")  # died of a point placed outside GM.harm (a Plagued fatigue point)
+            gm.death(m, "wounds")  # a point placed outside GM.harm killed them: the engine did not hear of it
             m = None
         if m is None:
             fell(gm, cs, f)
-            continue
-        out.append((f, m))
-    return out
 
 
 def able(gm: GM, cs: CombatState) -> list[tuple[Fighter, Member]]:
@@ -181,6 +189,8 @@ def after_harm(gm: GM, cs: CombatState, fighter: Fighter, who: Member, mark: int
     for ev in gm.events[mark:]:
         if ev.kind == "mortal_wound" and ev.data.get("who") == who.id and ev.data.get("outcome") == "bleeding out":
             fighter.bleeding_out = cs.round + 1  # "If not stabilized in 1 combat turn, you are dead."
+    if ch.condition is Condition.DEAD and member(gm, who.id) is not None:
+        gm.death(who, "wounds")  # killed by a point placed outside GM.harm (a Hardened or defence test's fatigue)
     if ch.condition is Condition.DEAD or member(gm, who.id) is None:
         fell(gm, cs, fighter)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.attributes import ATTRS, Attr
+from rules.attributes import Attr
 from rules.character import Condition
 from rules.checks import RuleError
 from rules.gm import combat_actions as acts
@@ -27,7 +27,6 @@ from rules.gm import combat_core as core
 from rules.gm import combat_foes as foes
 from rules.gm import combat_grid as grid
 from rules.gm.combat import CombatState, Fighter, Foe, FoeGroup, Tile
-from rules.gm.events import Action
 from rules.gm.state import GroupState, Phase
 
 if TYPE_CHECKING:
@@ -272,6 +271,7 @@ def _enemies(gm: GM, cs: CombatState) -> bool:
         for _ in range(f.worms):  # Infest: "causing 1 wound per turn until removed"
             core.hurt_member(gm, cs, f, who, 1, "a burrowing worm", armour=False, from_attack=False)
     for e in list(cs.foes):
+        core.settle(gm, cs)
         if foes.over(gm, cs):
             break
         if e.active:
@@ -298,6 +298,7 @@ def advance(gm: GM) -> None:
     """Run the fight until the player must choose (or it ends)."""
     cs = gm.c.combat
     while cs is not None and gm.c.combat is cs:
+        core.settle(gm, cs)
         outcome = _outcome(gm, cs)
         if outcome is not None:
             end(gm, cs, outcome)
@@ -421,102 +422,3 @@ def _record(gm: GM, cs: CombatState) -> None:
             rs.aware = True
         elif standing or g.killed:
             st.monsters.append(GroupState(g.monster, standing, killed=g.killed, aware=True, fled=g.fled))
-
-
-# --- the autoplay policy ---------------------------------------------------------------------------------------
-
-
-def suggest(gm: GM, actions: list[Action]) -> Action:
-    """A sensible player: recover when stunned, flee when the fight is lost, stabilise the dying, hit the most hurt
-    enemy in reach, guard when badly hurt, close in otherwise."""
-    cs = gm.c.combat
-    usable = [a for a in actions if a.available]
-    if cs is None or not usable:
-        return actions[0]
-    who_id = usable[0].who
-    mine = [a for a in usable if a.who == who_id]
-    f = cs.fighter(who_id or "")
-    who = core.member(gm, f.id)
-    assert who is not None
-
-    def first(kind: str, pred: object = None) -> Action | None:
-        for a in mine:
-            if a.kind == kind and (pred is None or pred(a)):  # type: ignore[operator]
-                return a
-        return None
-
-    end = first("end")
-    if f.stun:
-        return first("recover") or end or mine[0]
-    if _losing(gm, cs):
-        flee = first("flee")
-        if flee is not None:
-            return flee
-    for kind in ("stabilise", "help_up", "detach"):
-        a = first(kind)
-        if a is not None:
-            return a
-    if f.grabbed_by is not None:
-        a = first("break_free")
-        if a is not None:
-            return a
-    if "bleeding" in who.adv.character.afflictions:
-        a = first("item", lambda x: x.param("item") in ("Bandages",) and x.target == f.id)
-        if a is not None:
-            return a
-    hurt = core.dice_left(who) <= 2
-    if hurt and f.shield == 0:
-        a = first("defend") or first("manoeuvre", lambda x: x.param("name") == "turtle")
-        if a is not None:
-            return a
-    attacks = [a for a in mine if a.kind in ("attack", "manoeuvre") and a.target and a.param("arm")]
-    attacks += [a for a in mine if a.kind == "manoeuvre" and a.param("name") in ("bash",)]
-    if attacks:
-
-        def score(a: Action) -> tuple[int, int, int]:
-            foe = cs.foe(a.target or "")
-            m = core.sheet(gm, foe.monster)
-            left = m.wounds - foe.wounds
-            bonus = 1 if a.param("name") in ("reckless attack", "knife in the back", "clean kill") else 0
-            return (-left, bonus, -int(a.cost.silver))
-
-        return max(attacks, key=score)
-    cast = first("cast")
-    if cast is not None:
-        return cast
-    if hurt:
-        a = first("dodge")
-        if a is not None and f.actions >= 2:
-            return a
-    moves = [a for a in mine if a.kind == "move" and a.param("x") is not None]
-    targets = cs.active_foes()
-    if moves and targets:
-
-        def gap(a: Action) -> tuple[int, int]:
-            t = (int(a.param("x")), int(a.param("y")))
-            return (min(grid.distance(t, e.tile) for e in targets), grid.distance(t, f.tile))
-
-        best = min(moves, key=gap)
-        if gap(best)[0] < min(grid.distance(f.tile, e.tile) for e in targets):
-            return best
-    if f.shield < 2:
-        a = first("defend")
-        if a is not None:
-            return a
-    tired = sum(who.adv.character.attrs[a].fatigue for a in ATTRS)
-    if tired:
-        a = first("breath")
-        if a is not None:
-            return a
-    return end or mine[0]
-
-
-def _losing(gm: GM, cs: CombatState) -> bool:
-    """The party is losing badly: half of it is down, or its dice are nearly gone while the enemies are fresh."""
-    standing = core.standing(gm, cs)
-    able = core.able(gm, cs)
-    if len(able) * 2 < len(standing) and len(standing) > 1:
-        return True
-    dice = sum(core.dice_left(m) for _, m in able)
-    left = sum(core.sheet(gm, e.monster).wounds - e.wounds + 1 for e in cs.active_foes())
-    return dice <= 3 and left > dice

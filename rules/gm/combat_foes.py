@@ -15,7 +15,7 @@ adventurer in reach (fewest available dice); take aim before a shot; ranged
 enemies step back from melee before shooting; else close in on the weakest
 adventurer it can reach soon (else the nearest); with nothing better to do,
 raise its shield.  Mortally wounded or collapsed adventurers are left alone
-while anyone else can be reached.
+while anyone else in the fight can still act.
 """
 
 from __future__ import annotations
@@ -38,6 +38,11 @@ from rules.notation import Attack, Modifier, parse_attack, parse_range
 if TYPE_CHECKING:
     from rules.gm.engine import GM, Decider
     from rules.gm.state import Member
+
+#: The defence roll is a *test* (1s and 4s cost fatigue): "Player's may always choose to not roll any dice to avoid
+#: fatigue" and Turtle's "you can't receive fatigue for defending" both say so, although the combat chapter once
+#: calls it "a check to dodge" (checks cost no fatigue).  A ruling; flip it here to play the other reading.
+DEFENCE_IS_A_CHECK = False
 
 #: Rules of actions that are not attacks the tactics weigh (handled on their own).
 _NOT_ATTACKS = {"move", "recover", "eat", "heal", "consume_corpse", "take_aim", "shield_breaks_when_used"}
@@ -270,6 +275,12 @@ def _worth(action: MonsterAction, target: Fighter | None = None) -> float:
     return value
 
 
+def _wounds(action: MonsterAction) -> bool:
+    """The action can wound (not only stun, grab or disarm)."""
+    atk = attack_of(action)
+    return (atk is not None and atk.damage > 0) or (action.on_hit is not None and action.on_hit.wounds > 0)
+
+
 def _landing(cs: CombatState, foe: Foe, target: Fighter) -> Tile | None:
     """A free tile Close to ``target`` for a lunge (the nearest to the enemy)."""
     spots = [t for t in grid.around(target.tile) if _free(cs, t, foe)]
@@ -301,7 +312,17 @@ def _plan(gm: GM, cs: CombatState, foe: Foe, m: Monster, left: int) -> Plan | No
             return Plan("consume", feed.actions, feed, tile=corpse)
     # 4. attacks
     best = _best_attack(gm, cs, foe, m, acts, pool) if may_attack else None
+    if best is not None and best.target is not None and left > best.cost:
+        # a feeble blow in reach, a much better one a few steps away: close in first
+        ideal = max((_worth(a, best.target) for a in m.actions if a.rule not in _NOT_ATTACKS), default=0.0)
+        if best.score * 2 < ideal:
+            closer = _approach(gm, cs, foe, m, pool, left)
+            if closer is not None:
+                return closer
     if best is not None:
+        step_back = _step_back(gm, cs, foe, m, best, left)
+        if step_back is not None:
+            return step_back
         aim = next((a for a in acts if a.rule == "take_aim"), None)
         if (
             aim is not None
@@ -311,8 +332,7 @@ def _plan(gm: GM, cs: CombatState, foe: Foe, m: Monster, left: int) -> Plan | No
             and left >= aim.actions + best.cost
         ):
             return Plan("aim", aim.actions, aim)
-        step_back = _step_back(gm, cs, foe, m, best, left)
-        return step_back or best
+        return best
     # 5. reload
     loader = next((a for a in m.actions if a.reload_actions), None)
     if loader is not None and not foe.loaded and loader.reload_actions <= left:
@@ -321,15 +341,9 @@ def _plan(gm: GM, cs: CombatState, foe: Foe, m: Monster, left: int) -> Plan | No
     approach = _approach(gm, cs, foe, m, pool, left)
     if approach is not None:
         return approach
-    # 7. no one standing within reach: the fallen it can reach
-    downed = [(f, w) for f, w in core.standing(gm, cs) if not w.adv.character.can_act]
-    if may_attack and downed and pool != downed:
-        finish = _best_attack(gm, cs, foe, m, acts, downed)
-        if finish is not None:
-            return finish
-    # 8. raise a shield, roll aside
+    # 7. raise a shield, roll aside
     for a in acts:
-        if (a.shield_tokens or a.dodge_tokens) and a.notation is None and a.rule != "phase_out":
+        if (a.shield_tokens or a.dodge_tokens) and a.notation is None:
             if a.rule == "shield_breaks_when_used" and foe.shield_gone:
                 continue
             if a.shield_tokens and foe.shield >= core.MAX_SHIELD and not a.dodge_tokens:
@@ -355,6 +369,10 @@ def _best_attack(
             continue
         if a.rule == "grab" and foe.grabbing is not None:
             continue
+        follow_up = 0.0
+        if a.rule == "grab":  # a grab is worth the meal that follows
+            meals = [attack_of(x) for x in m.actions if x.rule == "eat"]
+            follow_up = max((0.6 * x.damage for x in meals if x is not None), default=0.0)
         if a.rule == "ram":
             ram = _ram_plan(gm, cs, foe, a, pool)
             if ram is not None:
@@ -368,7 +386,7 @@ def _best_attack(
             continue
         victim, _ = _weakest(gm, in_reach, foe.tile)
         kind = "lunge" if a.rule == "lunge" and not grid.close(foe.tile, victim.tile) else "attack"
-        worth = _worth(a, victim)
+        worth = _worth(a, victim) + follow_up
         options.append((worth, -i, Plan(kind, a.actions, a, victim, score=worth)))
     if not options:
         return None
@@ -655,7 +673,7 @@ def strike(
             in_combat=True,
             advantage=adv + tokens,
             disadvantage=dis,
-            check=turtle,  # Turtle: "for this turn you can't receive fatigue for defending"
+            check=turtle or DEFENCE_IS_A_CHECK,  # Turtle: "for this turn you can't receive fatigue for defending"
         )
     finally:
         gm.decider = player
