@@ -102,5 +102,8 @@ class GeneratedDungeons:
     def load(self, data: str) -> Site:
         return to_site(loads(data, "saved dungeon"))
 
-    def themes(self) -> list[str]:
-        return sorted(load_themes())
+    def themes(self, level: int | None = None) -> list[str]:
+        themes = load_themes()
+        if level is None:
+            return sorted(themes)
+        return sorted(t for t, th in themes.items() if th.min_level <= level <= th.max_level) or sorted(themes)

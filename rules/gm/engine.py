@@ -237,9 +237,9 @@ class GM:
         roll = resolve(spec, self.rng, player)
         v = roll.verdict
         if v.fatigue:
-            ch.add_fatigue(a)
+            self._after_damage(member, ch.add_fatigue(a), f"fatigue from {reason}")
         if v.helper_fatigue and helper is not None:
-            helper.adv.character.add_fatigue(a)
+            self._after_damage(helper, helper.adv.character.add_fatigue(a), f"fatigue from helping with {reason}")
         outcome = (
             "great success"
             if v.great_success

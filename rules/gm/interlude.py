@@ -1314,8 +1314,7 @@ def refresh_board(gm: GM) -> None:
         if j not in keep and j.location in c.locations and not c.locations[j.location].visits:
             del c.locations[j.location]
     want = max(JOBS_MIN, JOBS_MIN + gm.rng.randrange(JOBS_MAX - JOBS_MIN + 1)) - len(keep)
-    themes = [t for t in gm.maker.themes() if t not in {j.theme for j in keep}] or list(gm.maker.themes())
-    gm.rng.shuffle(themes)
+    used = {j.theme for j in keep}
     strength = party_strength(gm)
     offsets = (0, -1, 1, 0, 1)
     jobs = list(keep)
@@ -1326,7 +1325,11 @@ def refresh_board(gm: GM) -> None:
         depth = 1 + (level - 1) // 3
         rooms = 6 + 2 * level
         seed = gm.rng.getrandbits(31)
-        theme = themes[i % len(themes)] if themes else None
+        fitting = gm.maker.themes(level)  # themes whose monsters suit this level
+        fresh = [t for t in fitting if t not in used] or fitting
+        theme = fresh[gm.rng.randrange(len(fresh))] if fresh else None
+        if theme is not None:
+            used.add(theme)
         try:
             site, data = gm.maker.make(seed, level=level, rooms=rooms, theme=theme, depth=depth)
         except ValueError:

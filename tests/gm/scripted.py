@@ -54,7 +54,7 @@ class FakeMaker:
     def load(self, data: str) -> Site:
         return self.sites[data]
 
-    def themes(self) -> list[str]:
+    def themes(self, level: int | None = None) -> list[str]:
         return ["necromancer_tomb"]
 
 
