@@ -89,6 +89,8 @@ def _path_first_step(gm: GM, goal: set[int]) -> int | None:
             n = link.other(r)
             if n in prev or _blocked(gm, link) is not None:
                 continue
+            if n not in goal and any(g.count > 0 and g.aware for g in gm.room_state(n).monsters):
+                continue  # do not walk back into enemies the party has met
             prev[n] = r
             todo.append(n)
     return None
@@ -111,6 +113,17 @@ def _openable(gm: GM, link: SiteLink) -> bool:
     return False
 
 
+def worth_fighting(gm: GM) -> bool:
+    """Attack unaware enemies only with the odds well on the party's side: its available dice against
+    twice the enemies' levels (surprise makes everyone fast)."""
+    from rules.gm.exploration import live_monsters
+
+    levels = {m.name: m.level for m in gm.content.bestiary.monsters}
+    danger = sum(g.count * levels.get(g.monster, 3) for g in live_monsters(gm))
+    dice = sum(max(0, m.adv.character.attrs[a].available) for m in gm.active() for a in ATTRS)
+    return dice >= 2 * danger
+
+
 def explore(gm: GM, actions: list[Action]) -> Action:
     exp = gm.c.expedition
     assert exp is not None
@@ -118,11 +131,14 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     lights = _by_kind(actions, "light")
     if lights and not any(m.lit for m in gm.alive()):
         return lights[0]
-    if "fight" in ids:
-        return ids["fight"]
     leaving = should_leave(gm)
     if leaving and "exit" in ids:
         return ids["exit"]
+    if "fight" in ids and (worth_fighting(gm) or not any(a.kind == "move" for a in actions)):
+        return ids["fight"]
+    st = gm.room_state()
+    if "loot" in ids and "traps" in ids and not st.traps_checked:
+        return ids["traps"]
     if "loot" in ids:
         return ids["loot"]
     disarm = _by_kind(actions, "disarm")

@@ -927,6 +927,7 @@ def _search(gm: GM) -> None:
 def _look_for_traps(gm: GM) -> None:
     room = gm.room()
     st = gm.room_state()
+    st.traps_checked = True
     skilled = [m for m in gm.active() if m.adv.character.has_skill("Infiltration")]
     m = best(gm, Attr.INT, skilled or None)
     roll = gm.test(m, Attr.INT, "looking for traps")

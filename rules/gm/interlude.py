@@ -1413,7 +1413,10 @@ def _needs(gm: GM) -> dict[str, int]:
         wants[rations[0]] = AUTO_RATIONS
     wants.update({"Camping supplies": AUTO_CAMPING, "Bandages": AUTO_BANDAGES})
     n = len(gm.alive())
-    return {k: v * n - _party_count(gm, k) for k, v in wants.items() if _party_count(gm, k) < v * n}
+    needs = {k: v * n - _party_count(gm, k) for k, v in wants.items() if _party_count(gm, k) < v * n}
+    if not _party_count(gm, "3 meter pole") and not any(m.adv.character.has_skill("Infiltration") for m in gm.alive()):
+        needs["3 meter pole"] = 1  # one for the party, to look for traps
+    return needs
 
 
 def _reserve(gm: GM) -> int:

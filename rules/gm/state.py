@@ -71,6 +71,7 @@ class RoomState:
     visited: bool = False
     looted: bool = False
     searched: bool = False  # searched for secrets
+    traps_checked: bool = False  # looked for traps
     monsters: list[GroupState] = field(default_factory=list)
     traps: list[TrapState] = field(default_factory=list)
     secrets_found: list[int] = field(default_factory=list)  # indices into the room's secrets
