@@ -84,7 +84,8 @@ def start(
         room=room.id,
         tiles=grid.ordered(set(room.tiles) | {outside}),
         exit=outside,
-        exit_room=came,  # None: the way the party came in (from outside, or down the stairs)
+        # the room beyond that doorway; None: the way in from outside (the party fled out of the dungeon)
+        exit_room=came if came is not None or (room.entrance and exp.depth == 1) else towards_room,
     )
     spill = grid.corridor(room.tiles, inside, outside, CORRIDOR)
     party = gm.alive()
@@ -373,6 +374,7 @@ def end(gm: GM, cs: CombatState, outcome: str) -> None:
                 gm.cure(survivor, "terrified", "defeated a challenging foe")
             gm.cure(survivor, "hopeless", "survived a challenging fight")
     exp = gm.c.expedition
+    outside = outcome == "fled" and exp is not None and cs.exit_room is None
     if outcome == "fled" and exp is not None and cs.exit_room is not None:
         exp.came_from, exp.room = cs.room, cs.exit_room
         gm.emit("room", f"The party falls back to {gm.room(cs.exit_room).name}.", room=cs.exit_room)
@@ -385,6 +387,10 @@ def end(gm: GM, cs: CombatState, outcome: str) -> None:
         from rules.gm import exploration
 
         exploration.end_turn(gm, 1, "combat")  # "The whole combat only counts as one exploration turn."
+    if outside and gm.c.phase is Phase.EXPLORATION and gm.c.expedition is not None and not gm.c.expedition.exit_sealed:
+        from rules.gm import exploration
+
+        exploration.leave(gm)  # fled out through the way in: the expedition is over
 
 
 def _last_chance(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:

@@ -838,4 +838,4 @@ def test_random_legal_actions_never_break_a_fight(
         assert gm.c.combat is not None
     else:
         assert gm.c.combat is None
-        assert gm.c.phase in (Phase.EXPLORATION, Phase.OVER)
+        assert gm.c.phase in (Phase.EXPLORATION, Phase.INTERLUDE, Phase.OVER)  # fled out of the entrance: home
