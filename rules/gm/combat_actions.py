@@ -517,7 +517,7 @@ def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
             out.append(_act(f"detach:{f.id}:{g.id}", "detach", f"{who.name}: pull off what clings to {whom}", f,
                             target=g.id, rule="Removing an attached creature takes 1 action."))  # fmt: skip
     # equipment
-    for item in spare_weapons(gm, who):
+    for item in {i.name: i for i in spare_weapons(gm, who)}.values():  # two clubs: one choice
         out.append(_act(f"equip:{f.id}:{item.name}", "equip", f"{who.name}: take the {item.name} in hand", f,
                         params=(("item", item.name),), rule=RULES["item"]))  # fmt: skip
     for i, drop in enumerate(cs.dropped):

@@ -134,6 +134,12 @@ class GM:
             raise RuleError(chosen.reason or f"{chosen.label}: not now")
         self.events = []
         PHASES[self.c.phase].apply(self, chosen)
+        if self.c.phase is Phase.COMBAT:
+            # whatever the step did (a fight begun by a doom event, fatigue in the dark), the fight
+            # runs on until someone must choose: a step never ends with a fight no one can act in
+            from rules.gm.combat_flow import advance
+
+            advance(self)
         self.c.stats.steps += 1
         self.c.rng = rng_state(self.rng)
         return self.events

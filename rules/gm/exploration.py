@@ -20,11 +20,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.attributes import ATTRS, Attr
+from rules.character import Condition
 from rules.checks import RuleError
 from rules.dice import DiceExpr, roll_usage
 from rules.gm.events import Action, Cost
 from rules.gm.site import SiteDoomStep, SiteLink, SiteRoom
 from rules.gm.state import DoorState, ExpeditionState, GroupState, Member, Phase, RoomState, TrapState
+from rules.injury import stabilise
 from rules.inventory import HANDS, Carried
 from rules.notation import parse_attack
 
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
 NEARBY_TILES = 6  # backtracking to a visited room at most this far costs no turn
 TILES_PER_EXTRA_TURN = 12  # a corridor longer than Far costs an extra turn per 12 tiles
 NOISY = 1  # doom for forcing a door or breaking a barricade
+STABILISERS = ("First aid kit", "Medical supply")  # "stabilized with a first aid kit, medical supply or healing spell"
 
 
 # --- rooms and doors ---------------------------------------------------------------------------------
@@ -202,9 +205,10 @@ def end_turn(gm: GM, turns: int, reason: str) -> None:
     exp = gm.c.expedition
     if exp is None:
         return
+    started = gm.c.phase
     for _ in range(turns):
-        if gm.c.phase is Phase.OVER:
-            return
+        if gm.c.phase is not started:
+            return  # a doom event began a fight (or ended the campaign): the rest waits for it
         exp.turns += 1
         gm.c.stats.turns += 1
         for m in list(gm.alive()):
@@ -218,6 +222,8 @@ def end_turn(gm: GM, turns: int, reason: str) -> None:
                 if exp.decay_doubled and m in gm.alive():
                     gm.decay(m)
             _burn(gm)
+        if gm.c.phase is not started:
+            return
         if not party_has_light(gm):
             lit = next((name for m in gm.active() if (name := light_source(gm, m))), None)
             if lit is None:
@@ -486,6 +492,16 @@ def actions(gm: GM) -> list[Action]:
     exp = gm.c.expedition
     if exp is None:
         return []
+    if not gm.active():
+        return [
+            Action(
+                "come_to",
+                "come_to",
+                "Lie in the dark until someone comes to (1 turn)",
+                _turn_cost(1),
+                rule="Collapsed adventurers come to after a turn; the dying need someone standing.",
+            )
+        ]
     out: list[Action] = []
     level = gm.site_level()
     room = gm.room()
@@ -699,6 +715,12 @@ def actions(gm: GM) -> list[Action]:
             rule="Set up camp (1 turn): the whole camp counts as one exploration turn.",
         )
     )
+    kit = next((c for c in (carrying(gm, n) for n in STABILISERS) if c is not None), None)
+    for m in gm.alive():
+        if m.adv.character.condition is Condition.MORTALLY_WOUNDED:
+            out.append(Action(f"stabilise:{m.id}", "stabilise", f"Stabilise {m.name}", _turn_cost(1), kit is not None,
+                              None if kit else "Needs a first aid kit or a medical supply.", who=m.id,
+                              rule="A mortally wounded adventurer must be stabilised to wake up."))  # fmt: skip
     for m in gm.active():
         if not m.lit and any(_light_entry(gm, i.name) for i in m.adv.inventory.items):
             out.append(Action(f"light:{m.id}", "light", f"{m.name} lights a light", Cost(), who=m.id))
@@ -817,6 +839,24 @@ def apply(gm: GM, action: Action) -> None:
         end_turn(gm, 1, "setting up camp")
         if gm.c.phase is Phase.EXPLORATION:
             camp.start(gm)
+    elif kind == "come_to":
+        down = [m for m in gm.alive() if m.adv.character.condition is Condition.COLLAPSED]
+        if not down:
+            for m in list(gm.alive()):
+                gm.death(m, "no one was left standing to tend the dying")
+            return
+        for m in down:
+            m.adv.character.condition = Condition.ACTIVE
+            gm.emit("come_to", f"{m.name} comes to.", who=m.id)
+        end_turn(gm, 1, "lying in the dark")
+    elif kind == "stabilise":
+        found = next((c for c in (carrying(gm, n) for n in STABILISERS) if c is not None), None)
+        assert found is not None
+        use_up(gm, found[0], found[1])
+        patient = gm.c.member(action.who or "")
+        stabilise(patient.adv.character)
+        gm.emit("stabilise", f"{found[0].name} stabilises {patient.name}.", who=patient.id)
+        end_turn(gm, 1, "tending the dying")
     elif kind == "light":
         light_source(gm, gm.c.member(action.who or ""))
     elif kind == "exit":
