@@ -69,8 +69,10 @@ def should_leave(gm: GM) -> bool:
     return hurt or not has_light(gm) or exp.turns > MAX_TURNS or boss_defeated(gm)
 
 
-def _path_first_step(gm: GM, goal: set[int]) -> int | None:
-    """The next room on the shortest passable path from here to any room of ``goal``."""
+def _path_first_step(gm: GM, goal: set[int], *, through_enemies: bool = False) -> int | None:
+    """The next room on the shortest passable path from here to any room of ``goal``: never through a room
+    where the party knows enemies wait for it (unless the forecast says it wins there cleanly, or
+    ``through_enemies``)."""
     from rules.gm.exploration import _blocked
 
     exp = gm.c.expedition
@@ -89,11 +91,26 @@ def _path_first_step(gm: GM, goal: set[int]) -> int | None:
             n = link.other(r)
             if n in prev or _blocked(gm, link) is not None:
                 continue
-            if n not in goal and any(g.count > 0 and g.aware for g in gm.room_state(n).monsters):
+            if not through_enemies and not _safe_room(gm, n):
                 continue  # do not walk back into enemies the party has met
             prev[n] = r
             todo.append(n)
     return None
+
+
+def _safe_room(gm: GM, room_id: int) -> bool:
+    """No enemies the party knows of wait there, or the party would beat them cleanly."""
+    groups = [(g.monster, g.count) for g in gm.room_state(room_id).monsters if g.count > 0 and g.aware]
+    return not groups or _clean_win(gm, groups, surprise=False)
+
+
+def _clean_win(gm: GM, groups: list[tuple[str, int]], *, surprise: bool) -> bool:
+    from rules.gm.combat_policy import forecast_groups
+
+    if not gm.active():
+        return False
+    f = forecast_groups(gm, groups, surprise=surprise)
+    return f.win and f.downs == 0 and f.wounds <= SURPRISE_WOUNDS_PER_ADVENTURER * len(gm.active())
 
 
 def _openable(gm: GM, link: SiteLink) -> bool:
@@ -113,15 +130,18 @@ def _openable(gm: GM, link: SiteLink) -> bool:
     return False
 
 
+#: Attack unaware enemies only when the forecast (with surprise) is a win in which no one goes down and the
+#: party takes at most this many wounds per adventurer.
+SURPRISE_WOUNDS_PER_ADVENTURER = 0.5
+
+
 def worth_fighting(gm: GM) -> bool:
-    """Attack unaware enemies only with the odds well on the party's side: its available dice against
-    twice the enemies' levels (surprise makes everyone fast)."""
+    """Attack unaware enemies only with the odds well on the party's side: the forecast of the fight (every
+    adventurer fast, the enemies lose their first turn) is a clean win."""
     from rules.gm.exploration import live_monsters
 
-    levels = {m.name: m.level for m in gm.content.bestiary.monsters}
-    danger = sum(g.count * levels.get(g.monster, 3) for g in live_monsters(gm))
-    dice = sum(max(0, m.adv.character.attrs[a].available) for m in gm.active() for a in ATTRS)
-    return dice >= 2 * danger
+    groups = [(g.monster, g.count) for g in live_monsters(gm)]
+    return bool(groups) and _clean_win(gm, groups, surprise=True)
 
 
 def explore(gm: GM, actions: list[Action]) -> Action:
@@ -158,6 +178,13 @@ def explore(gm: GM, actions: list[Action]) -> Action:
         goal = set(level.entrances) if exp.depth == 1 else {r.id for r in level.rooms if any(
             d < exp.depth for d, _ in r.stairs)}  # fmt: skip
         step = _path_first_step(gm, goal)
+        if step is None:
+            # the way out is held by enemies: get as strong as the party can before forcing it
+            if "breath" in ids:
+                return ids["breath"]
+            if "camp" in ids and exp.camped < 2 and party_strength(gm) < 0.9:
+                return ids["camp"]
+            step = _path_first_step(gm, goal, through_enemies=True)
         if step is not None and f"move:{step}" in ids:
             return ids[f"move:{step}"]
     # explore: an unvisited neighbour first, through whatever door the party can open
@@ -192,3 +219,27 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     if step is not None and f"move:{step}" in ids:
         return ids[f"move:{step}"]
     return actions[0]
+
+
+# --- between expeditions ------------------------------------------------------------------------------------
+
+#: Expeditions into one dungeon before the autoplay would rather try another (each exit wakes it up: doom +2).
+AUTO_VISITS = 3
+
+
+def visits(gm: GM, location_id: str) -> int:
+    loc = gm.c.locations.get(location_id)
+    return loc.visits if loc is not None else 0
+
+
+def guarded(gm: GM, location_id: str) -> bool:
+    """The party has seen enemies waiting for it in a room where it comes in."""
+    loc = gm.c.locations.get(location_id)
+    if loc is None or not loc.visits or 1 not in loc.levels:
+        return False
+    states = loc.levels[1].rooms
+    for rid in gm.site(location_id).depth(1).entrances:
+        st = states.get(rid)
+        if st is not None and any(g.count > 0 and g.aware for g in st.monsters):
+            return True
+    return False

@@ -14,15 +14,22 @@ breath; end the turn.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from math import comb
 from typing import TYPE_CHECKING
 
 from rules.attributes import ATTRS, Attr
 from rules.character import Condition
+from rules.checks import TestSpec
+from rules.content.schema_bestiary import Monster
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
 from rules.gm.combat import CombatState, Fighter, Foe
 from rules.gm.combat_gear import Arm, arms_of
 from rules.gm.events import Action
+from rules.notation import Attack, Modifier
+from rules.odds import odds
 
 if TYPE_CHECKING:
     from rules.gm.engine import GM
@@ -64,10 +71,10 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
     if f.stun:
         return first("recover", lambda a: a.param("what") == "stun") or end or mine[0]
     moves = [a for a in mine if a.kind == "move" and a.param("x") is not None]
-    if losing(gm, cs) or not winnable(gm, cs):
-        out = first("flee") or _towards(moves, f, [cs.exit] if cs.exit else [])
-        if out is not None:
-            return out
+    if should_flee(gm, cs):
+        retreat = _retreat(gm, cs, f, first, moves)
+        if retreat is not None:
+            return retreat
     for kind in ("stabilise", "help_up", "detach"):
         a = first(kind)
         if a is not None:
@@ -123,6 +130,22 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
         if a is not None:
             return a
     return end or mine[0]
+
+
+def _retreat(
+    gm: GM,
+    cs: CombatState,
+    f: Fighter,
+    first: Callable[[str], Action | None],
+    moves: list[Action],
+) -> Action | None:
+    """Leave the fight without leaving behind anyone who could still come along: help a collapsed ally up
+    first, then out through the door (walking towards it if it is out of reach).  (Fast adventurers staying
+    a round with their slow allies to share the blows was measured: more deaths, not fewer.)"""
+    a = first("help_up")
+    if a is not None:
+        return a
+    return first("flee") or _towards(moves, f, [cs.exit] if cs.exit else [])
 
 
 def _best_attack(gm: GM, cs: CombatState, who: Member, mine: list[Action], arms: dict[str, Arm]) -> Action | None:
@@ -187,3 +210,265 @@ def losing(gm: GM, cs: CombatState) -> bool:
     dice = sum(core.dice_left(m) for _, m in able)
     left = sum(core.sheet(gm, e.monster).wounds - e.wounds + 1 for e in cs.active_foes())
     return dice <= 3 and left > dice
+
+
+# --- the forecast: how a fight is likely to go ------------------------------------------------------------------
+
+
+@dataclass
+class _Side:
+    """One adventurer in the forecast: dice left per attribute (fractions: expected values)."""
+
+    name: str
+    dice: dict[Attr, float]
+    prof: dict[Attr, int]
+    room: float  # wounds that still fit before a mortal wound
+    ap: int
+    arms: list[Attack]
+    tokens: int = 0
+    down: bool = False
+
+    @property
+    def total(self) -> float:
+        return sum(max(0.0, v) for v in self.dice.values())
+
+
+@dataclass
+class _Enemy:
+    hp: float  # wounds it still takes before it dies
+    ap: int
+    resist: int
+    attacks: list[Attack]
+    actions: int
+    level: int
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """The expected course of a fight, round by round, at expected values (no dice are rolled)."""
+
+    win: bool  # every enemy falls before every adventurer does
+    rounds: int  # rounds until one side is done (or the horizon)
+    downs: float  # adventurers expected to go down (mortally wounded or out of dice)
+    wounds: float  # wounds the party is expected to take
+    enemy_left: float  # share of the enemies' health still standing at the end
+
+
+_HORIZON = 12
+
+
+def _chance(dice: float, prof: int, adv: int = 0, dis: int = 0) -> tuple[float, float, float, float]:
+    """(success, great success, critical failure, fatigue) of a test with ``dice`` (a fraction interpolates)."""
+    lo = int(dice // 1)
+    frac = dice - lo
+    a = _odds_at(lo, prof, adv, dis)
+    if frac < 1e-6:
+        return a
+    b = _odds_at(lo + 1, prof, adv, dis)
+    return tuple(x + (y - x) * frac for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+@cache
+def _odds_at(dice: int, prof: int, adv: int, dis: int) -> tuple[float, float, float, float]:
+    o = odds(TestSpec(dice=max(-2, min(dice, 8)), proficiency=min(prof, 3), advantage=min(adv, 3),
+                      disadvantage=min(dis, 3)))  # fmt: skip
+    return o.success, o.great_success, o.critical_failure, o.fatigue
+
+
+@cache
+def _through(wounds: int, ap: int, resist: int) -> float:
+    """Expected wounds left after an armour roll of ``ap`` dice (each 4-6 blocks one) and resistance."""
+    if wounds <= 0:
+        return 0.0
+    total = 0.0
+    for blocked in range(ap + 1):
+        p = comb(ap, blocked) / 2**ap
+        total += p * max(0, wounds - blocked - resist)
+    return total
+
+
+def _monster_attacks(m: Monster) -> list[Attack]:
+    from rules.gm.combat_foes import attack_of
+
+    out = []
+    for a in m.actions:
+        atk = attack_of(a)
+        if atk is not None and a.rule not in ("heal", "consume_corpse", "take_aim"):
+            out.append(atk)
+    return out
+
+
+def _enemy(gm: GM, name: str, wounds: int = 0, ap: int | None = None) -> _Enemy:
+    m = core.sheet(gm, name)
+    frenzied = core.special(m, "frenzied")
+    actions = frenzied.value if frenzied is not None and frenzied.value else core.ACTIONS
+    return _Enemy(
+        hp=float(m.wounds - wounds + 1),
+        ap=m.armor if ap is None else ap,
+        resist=m.resist,
+        attacks=_monster_attacks(m),
+        actions=actions,
+        level=m.level,
+    )
+
+
+def _side(gm: GM, who: Member, arms: list[Arm], enemies: list[str], tokens: int = 0) -> _Side:
+    from rules.gm.engine import armour_parts
+
+    ch = who.adv.character
+    foes = [core.sheet(gm, n) for n in enemies]
+    usable = [arm.attack for arm in arms if any(harms_sheet(arm, m) for m in foes)]
+    parts = armour_parts(gm, who)
+    return _Side(
+        name=who.name,
+        dice={a: float(max(-1, ch.available(a, in_combat=True))) for a in ATTRS},
+        prof={a: ch.attrs[a].proficiency for a in ATTRS},
+        room=float(sum(ch.attrs[a].score - ch.attrs[a].wounds for a in ATTRS)),
+        ap=max((p.ap for p in parts), default=0),
+        arms=usable,
+        tokens=tokens,
+    )
+
+
+def harms_sheet(arm: Arm, m: Monster) -> bool:
+    tags = core.rules_of(m)
+    if ("ethereal" in tags or "only_fire_or_spells" in tags) and not arm.spell:
+        return False
+    return not ("immune_pre" in tags and Attr.PRE in arm.attack.attributes)
+
+
+def _blow(s: _Side, e: _Enemy) -> tuple[float, Attr | None, float]:
+    """The adventurer's best attack on ``e``: (expected wounds dealt, attribute tested, fatigue chance)."""
+    best: tuple[float, Attr | None, float] = (0.0, None, 0.0)
+    for atk in s.arms:
+        attr = max(atk.attributes, key=lambda a: s.dice[a])
+        adv = 1 if atk.modifier is Modifier.ADVANTAGE else 0
+        dis = 1 if atk.modifier is Modifier.DISADVANTAGE else 0
+        ok, great, _, tired = _chance(s.dice[attr], s.prof[attr], adv, dis)
+        hit = ok * _through(atk.damage, e.ap, e.resist) + great * (
+            _through(atk.wounds(True), e.ap, e.resist) - _through(atk.damage, e.ap, e.resist)
+        )
+        if hit > best[0]:
+            best = (hit, attr, tired)
+    return best
+
+
+def _strike(e: _Enemy, s: _Side) -> tuple[float, Attr | None, float]:
+    """The enemy's best attack on ``s``: (expected wounds, attribute defended, the defender's fatigue chance)."""
+    best: tuple[float, Attr | None, float] = (0.0, None, 0.0)
+    for atk in e.attacks:
+        attr = max(atk.attributes, key=lambda a: s.dice[a])
+        adv = (1 if atk.modifier is Modifier.ADVANTAGE else 0) + min(s.tokens, 2)
+        dis = 1 if atk.modifier is Modifier.DISADVANTAGE else 0
+        if s.dice[attr] <= 0 and not adv:
+            ok, crit, tired = 0.0, 0.0, 0.0  # no dice: take the hit rather than roll for nothing
+        else:
+            ok, _, crit, tired = _chance(s.dice[attr], s.prof[attr], adv, dis)
+        through = _through(atk.damage, s.ap, 0)
+        wounds = (1 - ok) * through + crit * (_through(atk.wounds(True), s.ap, 0) - through)
+        wounds += 0.3 * (1 - ok) * bool(atk.effects)
+        if wounds > best[0] or best[1] is None:
+            best = (wounds, attr, tired)
+    return best
+
+
+def _wound(s: _Side, amount: float) -> None:
+    """Wounds land where the most dice are left (the default placement)."""
+    s.room -= amount
+    left = amount
+    while left > 1e-9:
+        a = max(ATTRS, key=lambda x: s.dice[x])
+        if s.dice[a] <= 0:
+            break
+        take = min(left, s.dice[a])
+        s.dice[a] -= take
+        left -= take
+    if s.room <= 0.5 or s.total < 0.5:
+        s.down = True
+
+
+def _tire(s: _Side, attr: Attr, chance: float) -> None:
+    if s.dice[attr] > 0:
+        s.dice[attr] = max(0.0, s.dice[attr] - chance)
+    else:
+        s.room -= chance  # fatigue on an empty attribute turns into a wound
+        if s.room <= 0.5:
+            s.down = True
+
+
+def simulate_fight(party: list[_Side], enemies: list[_Enemy], *, enemies_lose_turn: bool = False) -> Forecast:
+    """Play the fight at expected values: each round every adventurer strikes twice at the weakest enemy,
+    then every enemy strikes at the adventurer with the fewest dice left."""
+    start_hp = sum(e.hp for e in enemies) or 1.0
+    wounds = 0.0
+    rounds = 0
+    for rounds in range(1, _HORIZON + 1):
+        for s in party:
+            for _ in range(core.ACTIONS):
+                alive = [e for e in enemies if e.hp > 0]
+                if s.down or not alive:
+                    break
+                target = min(alive, key=lambda e: e.hp)
+                dealt, attr, tired = _blow(s, target)
+                if attr is None:
+                    break
+                target.hp -= dealt
+                _tire(s, attr, tired)
+        if all(e.hp <= 0 for e in enemies):
+            break
+        if not (enemies_lose_turn and rounds == 1):
+            for e in enemies:
+                if e.hp <= 0:
+                    continue
+                for _ in range(e.actions):
+                    up = [s for s in party if not s.down]
+                    if not up:
+                        break
+                    victim = min(up, key=lambda s: s.total)
+                    hurt, attr, tired = _strike(e, victim)
+                    if attr is None:
+                        break
+                    if victim.dice[attr] > 0:
+                        _tire(victim, attr, tired)
+                    wounds += hurt
+                    _wound(victim, hurt)
+        if all(s.down for s in party):
+            break
+    left = sum(max(0.0, e.hp) for e in enemies)
+    downs = float(sum(1 for s in party if s.down))
+    return Forecast(win=left <= 0 and downs < len(party), rounds=rounds, downs=downs, wounds=wounds,
+                    enemy_left=left / start_hp)  # fmt: skip
+
+
+def forecast_fight(gm: GM, cs: CombatState) -> Forecast:
+    """How the fight in progress is likely to go from here."""
+    names = [e.monster for e in cs.active_foes()]
+    party = [_side(gm, m, arms_of(gm, m, f), names, f.dodge + f.shield) for f, m in core.able(gm, cs)]
+    enemies = [_enemy(gm, e.monster, e.wounds, e.ap) for e in cs.active_foes()]
+    return simulate_fight(party, enemies)
+
+
+def forecast_groups(gm: GM, groups: list[tuple[str, int]], *, surprise: bool = False) -> Forecast:
+    """How a fight with ``groups`` (monster, count) would go for the party as it stands (before it starts)."""
+    from rules.gm.combat_gear import weapon_arms
+
+    names = [n for n, c in groups for _ in range(c)]
+    party = [_side(gm, m, weapon_arms(gm, m), names) for m in gm.active()]
+    enemies = [_enemy(gm, n) for n in names]
+    return simulate_fight(party, enemies, enemies_lose_turn=surprise)
+
+
+#: Flee unless the forecast is a win in which no one goes down and the party takes at most this many wounds
+#: per adventurer still fighting.
+FLEE_WOUNDS_PER_ADVENTURER = 1.0
+
+
+def should_flee(gm: GM, cs: CombatState) -> bool:
+    """Leave while the party still can: the fight is lost, cannot be won, or the forecast says it costs too much."""
+    if losing(gm, cs) or not winnable(gm, cs):
+        return True
+    if any(f.fled for f in cs.fighters):
+        return True  # someone already left: the others follow
+    able = core.able(gm, cs)
+    f = forecast_fight(gm, cs)
+    return not f.win or f.downs > 0 or f.wounds > FLEE_WOUNDS_PER_ADVENTURER * len(able)

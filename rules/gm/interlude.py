@@ -1382,7 +1382,7 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
         if town is not None and f"travel:{town}" in by_id:
             return by_id[f"travel:{town}"]
     if not announced and (_hunted(gm) or _ready(gm)):
-        job = _best_job(gm, [a for a in avail if a.kind == "expedition"])
+        job = _suggest_job(gm, [a for a in avail if a.kind == "expedition"])
         if job is not None:
             return job
         travels = [a for a in avail if a.kind == "travel"]
@@ -1395,6 +1395,16 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
             if pick is not None:
                 return pick
     return by_id.get("resolve") or avail[0]
+
+
+def _suggest_job(gm: GM, jobs: list[Action]) -> Action | None:
+    """The job to take: not a dungeon whose way in the party knows to be held by enemies, nor one it has
+    worn out (too many visits); then the best of :func:`_best_job`."""
+    from rules.gm.autoplay import AUTO_VISITS, guarded, visits
+
+    open_ = [a for a in jobs if not guarded(gm, a.target or "")]
+    fresh = [a for a in open_ if visits(gm, a.target or "") < AUTO_VISITS]
+    return _best_job(gm, fresh or open_ or jobs)
 
 
 def _suggest_insight(avail: list[Action]) -> Action | None:

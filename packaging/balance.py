@@ -1,0 +1,181 @@
+"""Balance of the autoplay campaign: ``.venv/bin/python packaging/balance.py [--seeds 40] [--expeditions 5]``.
+
+Plays ``--seeds`` campaigns (seeds ``--first`` ..) of ``--expeditions`` expeditions each with a party of
+``--party`` through :func:`rules.gm.simulate.run` (the same code as ``blacksalt simulate``), on ``--jobs``
+processes, and prints:
+
+* expeditions survived per campaign (the party came home; median and quartiles);
+* the share of campaigns perished / escaped / in progress;
+* per expedition: deaths, full doom tracks reached (``doom_maxed``), silver earned, combats (and how many the
+  party fled), exploration turns, camps;
+* how each expedition ended (home with loot, home empty, perished) and the causes of death;
+* the engine's speed: steps per second and exploration turns per second (one process, wall clock).
+
+``--json`` prints the same numbers as one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def play(args: tuple[int, int, int]) -> dict[str, Any]:
+    """One campaign; its report plus what the events tell (expeditions survived, flights, causes of death)."""
+    from dungeon_gen.site import GeneratedDungeons
+    from rules.content.registry import load_content
+    from rules.gm.engine import GM
+    from rules.gm.events import Event
+    from rules.gm.simulate import run
+
+    seed, expeditions, party = args
+    counts: Counter[str] = Counter()
+    causes: Counter[str] = Counter()
+
+    def on_step(gm: GM, events: list[Event]) -> None:
+        for e in events:
+            if e.kind == "exit":
+                counts["came_home"] += 1
+            elif e.kind == "combat_end":
+                counts[f"combat_{e.data.get('outcome')}"] += 1
+            elif e.kind == "death":
+                text = e.text
+                cause = text[text.find("(") + 1 : text.rfind(")")] if "(" in text else text
+                causes[_cause(cause)] += 1
+
+    content = load_content()
+    t = time.perf_counter()
+    _, stats = run(content, GeneratedDungeons(), seed=seed, expeditions=expeditions, party=party, on_step=on_step)
+    stats["seconds"] = time.perf_counter() - t
+    stats["came_home"] = counts["came_home"]
+    stats["combat_outcomes"] = {k[7:]: v for k, v in counts.items() if k.startswith("combat_")}
+    stats["causes"] = dict(causes)
+    return stats
+
+
+def _cause(text: str) -> str:
+    """A death's cause, without the monster's name where it is one's attack."""
+    if "'s " in text:
+        return "an enemy's attack"
+    return text.split(":")[0]
+
+
+def quartiles(values: list[float]) -> tuple[float, float, float]:
+    if len(values) < 2:
+        v = values[0] if values else 0.0
+        return v, v, v
+    q = statistics.quantiles(values, n=4, method="inclusive")
+    return q[0], statistics.median(values), q[2]
+
+
+def summarise(runs: list[dict[str, Any]], wall: float, jobs: int) -> dict[str, Any]:
+    n = len(runs)
+    exps = sum(r["expeditions"] for r in runs) or 1
+    home = [float(r["came_home"]) for r in runs]
+    outcomes = Counter(r["outcome"] for r in runs)
+    combat = Counter[str]()
+    causes = Counter[str]()
+    for r in runs:
+        combat.update(r["combat_outcomes"])
+        causes.update(r["causes"])
+    steps = sum(r["steps"] for r in runs)
+    turns = sum(r["turns"] for r in runs)
+    cpu = sum(r["seconds"] for r in runs) or 1e-9
+    q1, med, q3 = quartiles(home)
+    return {
+        "campaigns": n,
+        "expeditions_survived": {"q1": q1, "median": med, "q3": q3, "mean": statistics.fmean(home) if home else 0},
+        "outcome_share": {k: round(v / n, 3) for k, v in sorted(outcomes.items())},
+        "expeditions": exps,
+        "per_expedition": {
+            "deaths": round(sum(r["deaths"] for r in runs) / exps, 3),
+            "doom_maxed": round(sum(r["doom_maxed"] for r in runs) / exps, 3),
+            "silver_earned": round(sum(r["silver_earned"] for r in runs) / exps, 1),
+            "combats": round(sum(r["combats"] for r in runs) / exps, 2),
+            "turns": round(turns / exps, 1),
+            "camps": round(sum(r["camps"] for r in runs) / exps, 2),
+            "doom_events": round(sum(r["doom_events"] for r in runs) / exps, 2),
+        },
+        "came_home_share": round(sum(home) / exps, 3),
+        "combat_outcomes": dict(sorted(combat.items())),
+        "death_causes": dict(causes.most_common()),
+        "silver_at_end_median": statistics.median([r["silver"] for r in runs]) if runs else 0,
+        "recruited": sum(r["recruited"] for r in runs),
+        "speed": {
+            "steps_per_second": round(steps / cpu),
+            "turns_per_second": round(turns / cpu),
+            "wall_seconds": round(wall, 1),
+            "jobs": jobs,
+        },
+    }
+
+
+def show(s: dict[str, Any]) -> None:
+    e = s["expeditions_survived"]
+    pe = s["per_expedition"]
+    print(f"campaigns {s['campaigns']}, expeditions started {s['expeditions']}")
+    print(
+        f"expeditions survived per campaign: median {e['median']:g}, quartiles {e['q1']:g}–{e['q3']:g},"
+        f" mean {e['mean']:.2f}; share of expeditions that came home {s['came_home_share']:.0%}"
+    )
+    print("campaign outcomes: " + ", ".join(f"{k} {v:.0%}" for k, v in s["outcome_share"].items()))
+    print(
+        f"per expedition: deaths {pe['deaths']}, doom_maxed {pe['doom_maxed']}, silver earned {pe['silver_earned']},"
+        f" combats {pe['combats']}, turns {pe['turns']}, camps {pe['camps']}, doom events {pe['doom_events']}"
+    )
+    print("combat outcomes: " + ", ".join(f"{k} {v}" for k, v in s["combat_outcomes"].items()))
+    print("deaths by cause: " + ", ".join(f"{k} {v}" for k, v in s["death_causes"].items()))
+    print(f"silver held at the end (median) {s['silver_at_end_median']}, recruits {s['recruited']}")
+    sp = s["speed"]
+    print(
+        f"speed: {sp['steps_per_second']} steps/s, {sp['turns_per_second']} exploration turns/s per process"
+        f" ({sp['wall_seconds']} s wall on {sp['jobs']} processes)"
+    )
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=40)
+    ap.add_argument("--first", type=int, default=1)
+    ap.add_argument("--expeditions", type=int, default=5)
+    ap.add_argument("--party", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--per-seed", action="store_true", help="one line per campaign too")
+    a = ap.parse_args()
+    work = [(s, a.expeditions, a.party) for s in range(a.first, a.first + a.seeds)]
+    t = time.perf_counter()
+    if a.jobs > 1:
+        with ProcessPoolExecutor(a.jobs) as pool:
+            runs = list(pool.map(play, work))
+    else:
+        runs = [play(w) for w in work]
+    wall = time.perf_counter() - t
+    s = summarise(runs, wall, a.jobs)
+    if a.per_seed:
+        for r in runs:
+            print(
+                f"seed {r['seed']:>4}: {r['outcome']:<11} home {r['came_home']}/{r['expeditions']}"
+                f" deaths {r['deaths']} combats {r['combats']} turns {r['turns']} silver+ {r['silver_earned']}"
+                f" {r['combat_outcomes']}"
+            )
+    if a.json:
+        print(json.dumps(s, indent=2))
+    else:
+        show(s)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
