@@ -185,6 +185,9 @@ def _burn(gm: GM) -> None:
     for m in gm.alive():
         if not m.lit or m.id not in exp.light_burns:
             continue
+        if exp.light_burns[m.id] == 0:  # magic light: "for 1 decay"
+            snuff(gm, m, "the spell fades")
+            continue
         r = roll_usage(gm.rng, exp.light_burns[m.id])
         if r.after is None:
             lantern = next((i for i in m.adv.inventory.items if i.name == m.lit), None)
@@ -721,6 +724,11 @@ def actions(gm: GM) -> list[Action]:
             out.append(Action(f"stabilise:{m.id}", "stabilise", f"Stabilise {m.name}", _turn_cost(1), kit is not None,
                               None if kit else "Needs a first aid kit or a medical supply.", who=m.id,
                               rule="A mortally wounded adventurer must be stabilised to wake up."))  # fmt: skip
+    from rules.gm import exploration_use
+
+    if not threat:
+        out += exploration_use.magic_actions(gm)
+    out += exploration_use.item_actions(gm)
     for m in gm.active():
         if not m.lit and any(_light_entry(gm, i.name) for i in m.adv.inventory.items):
             out.append(Action(f"light:{m.id}", "light", f"{m.name} lights a light", Cost(), who=m.id))
@@ -859,6 +867,19 @@ def apply(gm: GM, action: Action) -> None:
         end_turn(gm, 1, "tending the dying")
     elif kind == "light":
         light_source(gm, gm.c.member(action.who or ""))
+    elif kind == "use_item":
+        from rules.gm.exploration_use import use_item
+
+        turns = use_item(gm, action)
+        if turns:
+            end_turn(gm, turns, "using an item")
+    elif kind in ("cast", "concentrate", "pray"):
+        from rules.gm import exploration_use
+
+        {"cast": exploration_use.cast, "concentrate": exploration_use.recall, "pray": exploration_use.pray}[kind](
+            gm, action
+        )
+        end_turn(gm, 1, kind)
     elif kind == "exit":
         leave(gm)
     else:  # pragma: no cover - every listed action has a branch

@@ -1,0 +1,354 @@
+"""Exploration actions that use things: items (quick and slow), spells, prayers, concentrating.
+
+* Use a quick item (free) or a slow item (1 turn): its effects (``items.toml``)
+  go to the adventurer who needs them most (bandages to the bleeding, a tonic
+  to the wounded); usage dice are rolled, counted items spent.
+* Cast a spell (1 turn): the spell takes effect, then the INT test
+  (:func:`rules.magic.cast_spell`); the Light spell lights the way for a decay.
+* Invoke a prayer (1 turn): the PRE test first (:func:`rules.magic.invoke_prayer`);
+  the basic prayers' effects are played (Cure Light Wounds, Light, Create food
+  and water), and a miracle on a great success.
+* Concentrate (1 turn, the later chapter): refresh a forgotten spell.
+
+Other spells and prayers resolve as their text says, for the player to use:
+the engine announces them but cannot judge a freeform effect.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.attributes import ATTRS, Attr
+from rules.checks import RuleError
+from rules.content.registry import Content
+from rules.dice import DiceExpr
+from rules.gm.events import Action, Cost
+from rules.gm.state import Member
+from rules.inventory import Carried
+from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, concentrate, invoke_prayer
+
+if TYPE_CHECKING:
+    from rules.content.schema_equipment import Item
+    from rules.gm.engine import GM
+
+LIGHT_SPELL = "Light"
+
+
+_FLAGGED: dict[tuple[int, str], frozenset[str]] = {}
+
+
+def _flagged(content: Content, flag: str) -> frozenset[str]:
+    """Item names that serve as ``flag`` (conductor, grimoire, holy_symbol): kit items and table items."""
+    key = (id(content), flag)
+    if key not in _FLAGGED:
+        _FLAGGED[key] = _flagged_build(content, flag)
+    return _FLAGGED[key]
+
+
+def _flagged_build(content: Content, flag: str) -> frozenset[str]:
+    classes = content.classes
+    kits = [b.kit for b in classes.backgrounds] + [s.kit for s in classes.schools]
+    kits += [o.kit for c in classes.classes for o in c.equipment_options]
+    names = {it.label.lower() for k in kits for it in k.equipment if getattr(it, flag)}
+    names |= {i.name.lower() for i in content.items.items if i.rule == flag}
+    if flag == "holy_symbol":
+        names.add("holy symbol")
+    return frozenset(names)
+
+
+def carries(member: Member, names: frozenset[str]) -> bool:
+    return any(i.name.lower() in names for i in member.adv.inventory.items)
+
+
+def _item(gm: GM, name: str) -> Item | None:
+    return next((i for i in gm.content.items.items if i.name.lower() == name.lower()), None)
+
+
+# --- items ------------------------------------------------------------------------------------------------
+
+
+def _benefit(gm: GM, entry: Item, m: Member) -> int:
+    """How much ``m`` gains from ``entry``'s effects (0: nothing)."""
+    ch = m.adv.character
+    gain = 0
+    for eff in entry.effects:
+        gain += sum(2 for a in eff.remove if a in ch.afflictions)
+        if eff.heal_wounds:
+            attrs = [Attr(x) for x in eff.heal_attrs] or list(ATTRS)
+            if "hungry" not in ch.afflictions:
+                gain += min(sum(ch.attrs[a].wounds for a in attrs), 2 if eff.heal_wounds == "all" else eff.heal_wounds)
+    if entry.food == "ration" and "hungry" in ch.afflictions:
+        gain += 2
+    return gain
+
+
+def item_actions(gm: GM) -> list[Action]:
+    out: list[Action] = []
+    seen: set[tuple[str, str]] = set()
+    for owner in gm.active():
+        for carried in owner.adv.inventory.items:
+            entry = _item(gm, carried.name)
+            if entry is None or not (entry.effects or entry.food == "ration"):
+                continue
+            quick = "quick" in entry.tags
+            slow = "slow" in entry.tags
+            if not (quick or slow):
+                continue  # camp items wait for the camp
+            key = (owner.id, carried.name)
+            if key in seen:
+                continue
+            seen.add(key)
+            targets = sorted(gm.alive(), key=lambda m: -_benefit(gm, entry, m))
+            best = targets[0] if targets else None
+            if best is None or _benefit(gm, entry, best) == 0:
+                continue
+            cost = Cost() if quick else Cost(turns=1)
+            out.append(
+                Action(
+                    f"use:{owner.id}:{carried.name}:{best.id}",
+                    "use_item",
+                    f"{owner.name}: use the {carried.name.lower()} on {'themself' if best is owner else best.name}",
+                    cost,
+                    who=owner.id,
+                    target=best.id,
+                    params=(("item", carried.name),),
+                    rule="Use a quick item (free) / a slow item (1 turn).",
+                )
+            )
+    return out
+
+
+def use_item(gm: GM, action: Action) -> int:
+    """Apply the item; returns the turns it costs."""
+    owner = gm.c.member(action.who or "")
+    target = gm.c.member(action.target or "")
+    name = str(action.param("item"))
+    carried = next((i for i in owner.adv.inventory.items if i.name == name), None)
+    entry = _item(gm, name)
+    if carried is None or entry is None:
+        raise RuleError(f"{owner.name} has no {name}")
+    for eff in entry.effects:
+        gm.apply_row(target, eff, name)
+    if entry.food == "ration":
+        gm.cure(target, "parched", "a ration")  # R82: eating removes parched too
+    _spend(gm, owner, carried)
+    return 0 if "quick" in entry.tags else 1
+
+
+def _spend(gm: GM, owner: Member, carried: Carried) -> None:
+    from rules.gm.exploration import use_up
+
+    use_up(gm, owner, carried)
+
+
+# --- magic ------------------------------------------------------------------------------------------------------
+
+
+def magic_actions(gm: GM) -> list[Action]:
+    out: list[Action] = []
+    conductors = _flagged(gm.content, "conductor")
+    symbols = _flagged(gm.content, "holy_symbol")
+    for m in gm.active():
+        book = m.adv.spellbook
+        if book is not None and m.adv.character.has_trait("Magic user"):
+            for spell in book.memorised:
+                if spell in book.forgotten:
+                    continue
+                risky = not carries(m, conductors)
+                out.append(
+                    Action(
+                        f"cast:{m.id}:{spell}",
+                        "cast",
+                        f"{m.name}: cast {spell}" + (" (no conductor: any failure is a mishap)" if risky else ""),
+                        Cost(turns=1),
+                        who=m.id,
+                        params=(("spell", spell),),
+                        rule="Cast a spell (1 turn): it works; then an INT test.",
+                    )
+                )
+            for spell in book.forgotten:
+                out.append(
+                    Action(
+                        f"concentrate:{m.id}:{spell}",
+                        "concentrate",
+                        f"{m.name}: concentrate to recall {spell}",
+                        Cost(turns=1),
+                        who=m.id,
+                        params=(("spell", spell),),
+                        rule="Concentrate (1 turn): an INT test refreshes a forgotten spell.",
+                    )
+                )
+        prayers = m.adv.prayers
+        if prayers is not None and m.adv.character.has_trait("Divine mandate"):
+            has_symbol = carries(m, symbols)
+            for prayer in prayers.memorised:
+                exhausted = prayer in prayers.exhausted
+                plea = exhausted and not prayers.plea_used
+                why = None
+                if not has_symbol:
+                    why = "No holy symbol: the prayer won't work."
+                elif prayers.angered:
+                    why = "The god is angered: no prayer is answered until a sacrifice."
+                elif exhausted and not plea:
+                    why = "Exhausted until a rest (the desperate plea of this expedition is spent)."
+                label = f"{m.name}: pray for {prayer}" + (" (desperate plea)" if exhausted and plea else "")
+                out.append(
+                    Action(
+                        f"pray:{m.id}:{prayer}",
+                        "pray",
+                        label,
+                        Cost(turns=1),
+                        why is None,
+                        why,
+                        who=m.id,
+                        params=(("prayer", prayer), ("plea", exhausted)),
+                        rule="Invoke a prayer (1 turn): a PRE test first; a failure is ignored.",
+                    )
+                )
+    return out
+
+
+def cast(gm: GM, action: Action) -> None:
+    m = gm.c.member(action.who or "")
+    book = m.adv.spellbook
+    assert book is not None
+    spell = str(action.param("spell"))
+    entry = next((s for s in gm.content.magic.spells if s.name == spell), None)
+    text = entry.text if entry else ""
+    gm.emit("spell", f"{m.name} casts {spell}: {text}", who=m.id, spell=spell)
+    if spell == LIGHT_SPELL:
+        _magic_light(gm, m, spell)
+
+    def player(t):  # type: ignore[no-untyped-def]
+        return gm.decider.reroll(gm, m, t)
+
+    res = cast_spell(
+        book,
+        spell,
+        m.adv.character.test_spec(Attr.INT),
+        gm.rng,
+        gm.content.magic.spell_mishaps,
+        has_conductor=carries(m, _flagged(gm.content, "conductor")),
+        player=player,
+    )
+    if res.test is not None and res.test.verdict.fatigue:
+        gm.fatigue(m, "casting", Attr.INT)
+    words = {
+        SpellOutcome.CAST: "The spell holds.",
+        SpellOutcome.FORGOTTEN: f"{spell} slips from {m.name}'s memory.",
+        SpellOutcome.MISHAP: f"A mishap! {res.mishap.text if res.mishap else ''}",
+        SpellOutcome.ARCANE_WELL: "An arcane well opens: the next spell cannot fail.",
+        SpellOutcome.AUTOMATIC: "The arcane well carries the spell.",
+    }
+    gm.emit("spell_test", words[res.outcome], who=m.id, outcome=res.outcome.value, total=res.mishap_total)
+    if res.mishap is not None:
+        _mishap(gm, m, res.mishap)
+
+
+def _mishap(gm: GM, m: Member, row: object) -> None:
+    """The mishaps the engine plays: fatigue, afflictions, wounds, doom (summons and the rest are announced)."""
+    gm.apply_row(m, row, "a spell mishap")
+
+
+def recall(gm: GM, action: Action) -> None:
+    m = gm.c.member(action.who or "")
+    book = m.adv.spellbook
+    assert book is not None
+    spell = str(action.param("spell"))
+    res = concentrate(book, spell, m.adv.character.test_spec(Attr.INT), gm.rng, gm.content.magic.spell_mishaps)
+    if res.test is not None and res.test.verdict.fatigue:
+        gm.fatigue(m, "concentrating", Attr.INT)
+    if res.outcome is SpellOutcome.CAST:
+        gm.emit("spell", f"{m.name} recalls {spell}.", who=m.id)
+    else:
+        gm.emit("spell", f"{m.name} fails to recall {spell}: a mishap!", who=m.id)
+        if res.mishap is not None:
+            _mishap(gm, m, res.mishap)
+
+
+def pray(gm: GM, action: Action) -> None:
+    m = gm.c.member(action.who or "")
+    prayers = m.adv.prayers
+    assert prayers is not None
+    name = str(action.param("prayer"))
+
+    def player(t):  # type: ignore[no-untyped-def]
+        return gm.decider.reroll(gm, m, t)
+
+    res = invoke_prayer(
+        prayers,
+        name,
+        m.adv.character.test_spec(Attr.PRE),
+        gm.rng,
+        gm.content.magic.miracles,
+        desperate_plea=bool(action.param("plea")),
+        player=player,
+    )
+    if res.test.verdict.fatigue:
+        gm.fatigue(m, "praying", Attr.PRE)
+    if res.outcome in (PrayerOutcome.IGNORED, PrayerOutcome.ANGERED):
+        text = "The god does not answer." if res.outcome is PrayerOutcome.IGNORED else "The god is angered!"
+        gm.emit("prayer", f"{m.name} prays for {name}. {text}", who=m.id, outcome=res.outcome.value)
+        return
+    entry = next((p for p in gm.content.magic.prayers if p.name == name), None)
+    gm.emit("prayer", f"{m.name}'s prayer is answered: {entry.text if entry else name}", who=m.id)
+    _prayer_effect(gm, m, name)
+    if res.miracle is not None:
+        gm.emit("miracle", f"A miracle! {res.miracle.text}", who=m.id, roll=res.miracle_roll)
+        _miracle(gm, m, res.miracle.special or "", res.miracle)
+
+
+def _most_wounded(gm: GM) -> Member | None:
+    hurt = [m for m in gm.alive() if any(m.adv.character.attrs[a].wounds for a in ATTRS)]
+    return max(hurt, key=lambda m: sum(m.adv.character.attrs[a].wounds for a in ATTRS)) if hurt else None
+
+
+def _heal(gm: GM, target: Member, n: int, reason: str) -> None:
+    ch = target.adv.character
+    healed = 0
+    for _ in range(n):
+        wounded = [a.value for a in ATTRS if ch.attrs[a].wounds]
+        if not wounded:
+            break
+        healed += ch.heal_wounds(Attr(gm.decider.choose(gm, target, "heal a wound", wounded)), 1)
+    gm.emit("heal", f"{target.name} heals {healed} wound(s) ({reason}).", who=target.id, healed=healed)
+
+
+def _prayer_effect(gm: GM, m: Member, name: str) -> None:
+    if name == "Cure Light Wounds":
+        target = _most_wounded(gm) or next((x for x in gm.alive() if "bleeding" in x.adv.character.afflictions), m)
+        _heal(gm, target, 2, name)
+        gm.cure(target, "bleeding", name)
+    elif name == "Light":
+        _magic_light(gm, m, name)
+    elif name == "Create food and water":
+        for item in (Carried("Ration", "", rarity="common"), Carried("Water", "", liquid=True, rarity="free")):
+            try:
+                m.adv.inventory.add(item)
+            except RuleError:
+                gm.emit("prayer", f"No room to carry the {item.name.lower()}: it is consumed at once.", who=m.id)
+                gm.cure(m, "hungry" if item.name == "Ration" else "parched", name)
+
+
+def _miracle(gm: GM, m: Member, special: str, row: object) -> None:
+    if special == "heal_1d6_wounds":
+        target = _most_wounded(gm) or m
+        _heal(gm, target, DiceExpr.parse("1d6").roll(gm.rng), "a miracle")
+    elif special == "unexhaust_prayers" and m.adv.prayers is not None:
+        m.adv.prayers.rest()
+    elif special == "monsters_flee_or_doom_down":
+        lv = gm.level_state()
+        lv.doom = max(0, lv.doom - 1)
+        gm.emit("doom", "The dungeon's wrath ebbs a little.", hidden=True)
+    elif special == "":
+        gm.apply_row(m, row, "a miracle")
+
+
+def _magic_light(gm: GM, m: Member, name: str) -> None:
+    """Magic light: the way is lit for one decay."""
+    exp = gm.c.expedition
+    assert exp is not None
+    m.lit = name
+    exp.light_burns[m.id] = 0  # 0: no usage die; it goes out at the next decay
+    exp.dark = False
+    gm.emit("light", f"{name}: a cold glow lights the way.", who=m.id)

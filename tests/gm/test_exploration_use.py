@@ -1,0 +1,86 @@
+"""Items, spells and prayers in exploration."""
+
+from __future__ import annotations
+
+from random import Random
+
+from rules.attributes import Attr
+from rules.content.registry import load_content
+from rules.creation import random_adventurer
+from rules.gm import exploration
+from rules.gm.state import Phase
+from rules.inventory import Carried
+from tests.gm.scripted import corridor, game
+
+
+def test_bandages_are_quick_and_stop_bleeding() -> None:
+    gm = game(corridor())
+    exploration.enter(gm, "test-site")
+    a, b = gm.c.party
+    a.adv.inventory.add(Carried("Bandages", "", count=1, rarity="common"))
+    b.adv.character.add_affliction("bleeding")
+    use = next(x for x in gm.legal_actions() if x.kind == "use_item" and x.param("item") == "Bandages")
+    assert use.cost.turns == 0 and use.target == b.id
+    turns = gm.c.expedition.turns if gm.c.expedition else 0
+    gm.apply(use)
+    assert "bleeding" not in b.adv.character.afflictions
+    assert not any(i.name == "Bandages" for i in a.adv.inventory.items)
+    assert gm.c.expedition is not None and gm.c.expedition.turns == turns
+
+
+def test_no_use_when_no_one_needs_it() -> None:
+    gm = game(corridor())
+    exploration.enter(gm, "test-site")
+    gm.c.party[0].adv.inventory.add(Carried("Bandages", "", count=1, rarity="common"))
+    assert not any(x.kind == "use_item" for x in gm.legal_actions())
+
+
+def cleric(seed: int):  # type: ignore[no-untyped-def]
+    class Pick:
+        def __init__(self, rng: Random) -> None:
+            self.rng = rng
+
+        def lifepath_reroll(self, adv, table, dice):  # type: ignore[no-untyped-def]
+            return None
+
+        def attribute(self, adv, purpose, options):  # type: ignore[no-untyped-def]
+            return Attr.PRE if Attr.PRE in options else options[0]
+
+        def pick(self, adv, what, options, count=1):  # type: ignore[no-untyped-def]
+            if what == "prayers":
+                return ["Cure Light Wounds", *[o for o in options if o != "Cure Light Wounds"]][:count]
+            return options[:count]
+
+    return random_adventurer(load_content(), Random(seed), klass="Cleric", chooser=Pick(Random(seed)))
+
+
+def test_cure_light_wounds_heals_two() -> None:
+    for seed in range(30):
+        adv = cleric(seed)
+        gm = game(corridor(), seed=seed, party=2, adventurers=[adv])
+        exploration.enter(gm, "test-site")
+        priest = next(m for m in gm.c.party if m.adv is adv)
+        other = next(m for m in gm.c.party if m is not priest)
+        other.adv.character.attrs[Attr.STR].score = 3
+        other.adv.character.add_wounds(2, forced=Attr.STR)
+        pray = next((x for x in gm.legal_actions() if x.id == f"pray:{priest.id}:Cure Light Wounds"), None)
+        if pray is None or not pray.available:
+            continue
+        events = gm.apply(pray)
+        if any(e.kind == "heal" for e in events):
+            assert other.adv.character.attrs[Attr.STR].wounds == 0
+            assert "Cure Light Wounds" in priest.adv.prayers.exhausted  # type: ignore[union-attr]
+            return
+    raise AssertionError("no seed gave an answered prayer")
+
+
+def test_a_spent_action_list_stays_consistent_after_casting() -> None:
+    content = load_content()
+    wizard = random_adventurer(content, Random(4), klass="Wizard")
+    gm = game(corridor(), seed=4, party=2, adventurers=[wizard])
+    exploration.enter(gm, "test-site")
+    casts = [x for x in gm.legal_actions() if x.kind == "cast"]
+    assert casts, "a wizard has spells to cast"
+    gm.apply(casts[0])
+    assert gm.c.phase in (Phase.EXPLORATION, Phase.COMBAT, Phase.OVER)
+    assert gm.c.expedition is None or gm.c.expedition.turns >= 1
