@@ -662,6 +662,12 @@ def strike(
     ignore_shields = (action is not None and action.ignore_shields) or "immaterial" in core.rules_of(m)
     tokens = f.dodge + (0 if ignore_shields else f.shield)
     turtle = f.turtle_round == cs.round
+    helps = bool(tokens or adv or turtle)
+    if ch.available(attr, in_combat=True) <= 0 and _takes_the_hit(gm, who, f"{foe.monster}'s {name}", attr, helps):
+        text = f"{who.name} does not roll against {foe.monster}'s {name}: it hits."
+        gm.emit("hit", text, who=who.id, foe=foe.id, critical=False, declined=True)
+        _land(gm, cs, foe, m, name, atk, f, who, action, crit=False)
+        return True
     player = gm.decider
     if tokens:
         gm.decider = _AsNeeded(player)  # "spend each token, one by one as needed"
@@ -704,6 +710,22 @@ def strike(
     )
     _land(gm, cs, foe, m, name, atk, f, who, action, crit=crit)
     return True
+
+
+#: The choice offered when an adventurer has no dice left to defend with (the zero-dice roll is 2 dice, keep
+#: the lowest: a 1 in 4 chance to avoid the blow, more than even odds of a fatigue point that now turns into a
+#: wound, and a 1 on either die makes the hit critical).
+TAKE_THE_HIT = "take the hit"
+ROLL_ANYWAY = "roll anyway"
+
+
+def _takes_the_hit(gm: GM, who: Member, what: str, attr: Attr, rolling_helps: bool) -> bool:
+    """The book: "Players may always choose to not roll any dice to avoid fatigue; this will cause the enemy
+    to automatically hit."  Asked only with no dice left; the first option is the sensible default (the
+    automatic player takes it): take the hit, unless tokens, advantage or Turtle make the roll worth it."""
+    options = [ROLL_ANYWAY, TAKE_THE_HIT] if rolling_helps else [TAKE_THE_HIT, ROLL_ANYWAY]
+    prompt = f"{who.name} has no {attr.value} dice left to defend against {what}"
+    return gm.decider.choose(gm, who, prompt, options) == TAKE_THE_HIT
 
 
 def _land(
