@@ -1,0 +1,180 @@
+"""The autoplay policy: only legal choices, whole campaigns without exceptions, the same game for the same seed,
+and the careful player's habits (no blows at enemies it would not beat, flight from a hopeless fight, no roll
+for nothing when no die is left to defend with)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dungeon_gen.site import GeneratedDungeons
+from rules.attributes import ATTRS, Attr
+from rules.content.registry import load_content
+from rules.gm import combat, exploration
+from rules.gm.autoplay import explore, suggest, worth_fighting
+from rules.gm.combat_policy import forecast_groups
+from rules.gm.combat_policy import suggest as combat_suggest
+from rules.gm.engine import GM
+from rules.gm.events import Event
+from rules.gm.simulate import run
+from rules.gm.site import SiteMonsters
+from rules.gm.state import Phase
+from rules.inventory import Carried
+from tests.gm.scripted import corridor, game
+from tests.gm.test_combat import Loaded, arena, cs_of, kinds, load, plain, put
+
+CONTENT = load_content()
+
+
+def test_the_policy_only_ever_picks_available_actions() -> None:
+    checked = 0
+
+    def on_step(gm: GM, events: list[Event]) -> None:
+        nonlocal checked
+        if gm.c.phase is Phase.OVER:
+            return
+        pick = suggest(gm)
+        assert pick is not None
+        legal = {a.id: a for a in gm.legal_actions()}
+        assert pick.id in legal and legal[pick.id].available, pick
+        checked += 1
+
+    for seed in (3, 11):
+        run(CONTENT, GeneratedDungeons(), seed=seed, expeditions=2, party=3, on_step=on_step)
+    assert checked > 50
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5, 8, 13])
+def test_whole_campaigns_finish_without_exceptions(seed: int) -> None:
+    gm, stats = run(CONTENT, GeneratedDungeons(), seed=seed, expeditions=3, party=3)
+    assert stats["expeditions"] >= 1
+    assert stats["outcome"] in ("in progress", "perished", "escaped")
+    if stats["outcome"] == "in progress":
+        # played to the end of the third expedition: back in a settlement
+        assert stats["expeditions"] == 3 and gm.c.phase is Phase.INTERLUDE and gm.c.expedition is None
+    for m in gm.c.party:
+        m.adv.character.check_invariants()
+
+
+def test_the_same_seed_plays_the_same_campaign() -> None:
+    def play() -> tuple[dict[str, Any], list[str]]:
+        log: list[str] = []
+        _, stats = run(CONTENT, GeneratedDungeons(), seed=21, expeditions=2, party=3,
+                       on_step=lambda gm, evs: log.extend(e.text for e in evs))  # fmt: skip
+        return stats, log
+
+    assert play() == play()
+
+
+# --- exploration ------------------------------------------------------------------------------------------------
+
+
+def _unaware(monster: str, count: int) -> GM:
+    site = corridor(3, r2={"monsters": (SiteMonsters(monster, count, ((11, 0), (11, 2), (12, 1)), aware=False),)})
+    gm = game(site, seed=4, party=2)
+    for m in gm.c.party:
+        plain(m)
+    gm.c.party[0].adv.inventory.add(Carried("Torches", "", count=2))
+    exploration.enter(gm, "test-site")
+    gm.apply("move:2")
+    assert gm.c.phase is Phase.EXPLORATION  # they have not noticed the party
+    assert any(m.lit for m in gm.c.party)
+    return gm
+
+
+def test_it_never_attacks_unaware_enemies_it_would_not_beat_and_sneaks_on() -> None:
+    gm = _unaware("Freshly Risen Corpse", 3)
+    assert not worth_fighting(gm)
+    actions = [a for a in gm.legal_actions() if a.available]
+    assert "fight" in {a.id for a in actions}
+    pick = explore(gm, actions)
+    assert pick.kind != "fight" and pick.kind != "parley"
+    assert pick.id == "move:3"  # past them, deeper in
+
+
+def test_it_attacks_a_lone_weak_enemy_caught_unaware() -> None:
+    gm = _unaware("Plagued Rat", 1)
+    assert worth_fighting(gm)
+    assert explore(gm, [a for a in gm.legal_actions() if a.available]).id == "fight"
+
+
+def test_the_forecast_grows_darker_with_more_enemies() -> None:
+    gm = _unaware("Plagued Rat", 1)
+    one = forecast_groups(gm, [("Plagued Rat", 1)])
+    many = forecast_groups(gm, [("Freshly Risen Corpse", 4)])
+    assert one.win and one.downs == 0
+    assert not many.win and many.wounds > one.wounds
+
+
+# --- combat ----------------------------------------------------------------------------------------------------
+
+
+def test_a_hopeless_fight_is_fled_at_once() -> None:
+    gm = arena([("Freshly Risen Corpse", 4)], party=2, surprise="party")
+    cs = cs_of(gm)
+    pick = combat_suggest(gm, gm.legal_actions())
+    assert pick.kind == "flee"
+    for _ in range(20):
+        if gm.c.phase is not Phase.COMBAT:
+            break
+        gm.apply(combat_suggest(gm, gm.legal_actions()))
+    # room 1 is the way in from outside: fleeing through it ends the expedition
+    assert all(f.fled for f in cs.fighters)
+    assert gm.c.phase is Phase.INTERLUDE and gm.c.expedition is None
+    assert "exit" in kinds(gm.events)
+
+
+def test_a_clean_win_is_fought() -> None:
+    gm = arena([("Plagued Rat", 1)], party=2, surprise="party")
+    pick = combat_suggest(gm, gm.legal_actions())
+    assert pick.kind in ("attack", "move")
+
+
+def test_with_no_die_left_the_defender_takes_the_hit_instead_of_rolling() -> None:
+    gm = arena([("Goblin Scrapper", 1)], surprise=None, faces=[5, 5])
+    cs = cs_of(gm)
+    f, foe = cs.fighters[0], cs.foes[0]
+    put(gm, f, 6, 1)
+    put(gm, foe, 7, 1)
+    ch = gm.c.member(f.id).adv.character
+    ch.attrs[Attr.STR].fatigue = 2  # STR 2, both dice tired: nothing left to defend with
+    assert isinstance(gm.rng, Loaded)
+    load(gm, 5, 5)  # (not used for a defence)
+    events = gm.apply(f"end:{f.id}")
+    assert not [e for e in events if e.kind == "test" and "defending" in e.data["reason"]]
+    hits = [e for e in events if e.kind == "hit"]
+    assert hits and all(e.data.get("declined") for e in hits)
+    # Knife in the gut (STR 1B+1), no critical: one wound per blow, placed on a tired STR die
+    assert sum(ch.attrs[a].wounds for a in ATTRS) == len(hits)
+    assert "bleeding" in ch.afflictions
+
+
+def test_with_tokens_the_defender_rolls_even_with_no_die_left() -> None:
+    gm = arena([("Goblin Scrapper", 1)], surprise=None, faces=[5, 5])
+    cs = cs_of(gm)
+    f, foe = cs.fighters[0], cs.foes[0]
+    put(gm, f, 6, 1)
+    put(gm, foe, 7, 1)
+    gm.c.member(f.id).adv.character.attrs[Attr.STR].fatigue = 2
+    f.dodge = 2
+    events = gm.apply(f"end:{f.id}")
+    assert [e for e in events if e.kind == "test" and "defending" in e.data["reason"]]
+
+
+def test_fleeing_a_fight_further_in_falls_back_to_the_room_it_came_from() -> None:
+    site = corridor(
+        3, r2={"monsters": (SiteMonsters("Freshly Risen Corpse", 4, ((11, 0), (11, 2), (12, 1), (12, 0))),)}
+    )
+    gm = game(site, seed=4, party=2)
+    for m in gm.c.party:
+        plain(m)
+    exploration.enter(gm, "test-site")
+    gm.apply("move:2")
+    assert gm.c.phase is Phase.COMBAT
+    for _ in range(30):
+        if gm.c.phase is not Phase.COMBAT:
+            break
+        gm.apply(combat.suggest(gm, [a for a in gm.legal_actions() if a.available]))
+    assert gm.c.phase is Phase.EXPLORATION
+    assert gm.c.expedition is not None and gm.c.expedition.room == 1
