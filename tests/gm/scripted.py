@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from random import Random
 
 from rules.content.registry import load_content
 from rules.creation import Adventurer
@@ -11,6 +12,24 @@ from rules.gm.engine import GM, AutoDecider
 from rules.gm.site import Site, SiteDoomStep, SiteGroup, SiteLevel, SiteLink, SiteLoot, SiteRoom, SiteSecret, SiteTrap
 from rules.gm.state import Campaign, LocationState
 from rules.inventory import Carried
+
+
+class Loaded(Random):
+    """A seeded RNG whose next ``randint`` results are ``faces`` (then back to the seed)."""
+
+    def __init__(self, seed: int, faces: list[int] | None = None) -> None:
+        super().__init__(seed)
+        self.faces = list(faces or [])
+
+    def load(self, *faces: int) -> None:
+        self.faces.extend(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        if self.faces:
+            v = self.faces.pop(0)
+            assert a <= v <= b, f"loaded face {v} is not in {a}..{b}"
+            return v
+        return super().randint(a, b)
 
 
 def box(x: int, w: int = 3) -> frozenset[tuple[int, int]]:
@@ -81,4 +100,4 @@ def game(
     return GM(c, content, maker, AutoDecider())
 
 
-__all__ = ["SiteLoot", "SiteSecret", "SiteTrap", "corridor", "game"]
+__all__ = ["Loaded", "SiteLoot", "SiteSecret", "SiteTrap", "corridor", "game"]

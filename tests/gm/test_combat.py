@@ -27,27 +27,9 @@ from rules.gm.site import SiteMonsters
 from rules.gm.state import Campaign, Member, Phase
 from rules.inventory import Carried, Inventory
 from rules.magic import Spellbook
-from tests.gm.scripted import corridor, game
+from tests.gm.scripted import Loaded, corridor, game
 
 CONTENT = load_content()
-
-
-class Loaded(Random):
-    """A seeded RNG whose next ``randint`` results are ``faces`` (then back to the seed)."""
-
-    def __init__(self, seed: int, faces: list[int] | None = None) -> None:
-        super().__init__(seed)
-        self.faces = list(faces or [])
-
-    def load(self, *faces: int) -> None:
-        self.faces.extend(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        if self.faces:
-            v = self.faces.pop(0)
-            assert a <= v <= b, f"loaded face {v} is not in {a}..{b}"
-            return v
-        return super().randint(a, b)
 
 
 def plain(m: Member, weapon: str | None = "Falchion", shield: str | None = None) -> None:

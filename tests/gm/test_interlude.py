@@ -24,28 +24,10 @@ from rules.gm.events import Action
 from rules.gm.interlude import InterludeState
 from rules.gm.state import Campaign, LocationState, Member, Phase
 from rules.inventory import Carried
-from tests.gm.scripted import FakeMaker
+from tests.gm.scripted import FakeMaker, Loaded
 
 CONTENT: Content = load_content()
 MAKER = GeneratedDungeons()
-
-
-class Loaded(Random):
-    """A seeded RNG whose next ``randint`` results are ``faces`` (then back to the seed)."""
-
-    def __init__(self, seed: int, faces: list[int] | None = None) -> None:
-        super().__init__(seed)
-        self.faces = list(faces or [])
-
-    def load(self, *faces: int) -> None:
-        self.faces.extend(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        if self.faces:
-            v = self.faces.pop(0)
-            assert a <= v <= b, f"loaded face {v} is not in {a}..{b}"
-            return v
-        return super().randint(a, b)
 
 
 def game(seed: int = 1, party: int = 2, where: str = "Yoros", faces: list[int] | None = None, maker: Any = MAKER) -> GM:
