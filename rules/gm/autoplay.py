@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING
 
-from rules.attributes import ATTRS
+from rules.attributes import ATTRS, Attr
 from rules.gm.events import Action
 from rules.gm.site import SiteLink
 from rules.gm.state import Phase
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from rules.gm.engine import GM
 
 MAX_TURNS = 90  # an expedition longer than this heads home
+LEAVE_BELOW = 0.6  # head home when the party has less than this share of its dice left
+BREATH_AT = 3  # catch breath when the party has this many fatigue points (or anyone's DEX is tired)
 
 
 def suggest(gm: GM) -> Action | None:
@@ -63,7 +65,7 @@ def _wounds(gm: GM) -> int:
 def should_leave(gm: GM) -> bool:
     exp = gm.c.expedition
     assert exp is not None
-    hurt = party_strength(gm) < 0.45 or any(not m.adv.character.can_act for m in gm.alive())
+    hurt = party_strength(gm) < LEAVE_BELOW or any(not m.adv.character.can_act for m in gm.alive())
     from rules.gm.exploration import boss_defeated
 
     return hurt or not has_light(gm) or exp.turns > MAX_TURNS or boss_defeated(gm)
@@ -165,7 +167,8 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     if disarm:
         return disarm[0]
     tired = sum(m.adv.character.attrs[a].fatigue for m in gm.active() for a in ATTRS)
-    if "breath" in ids and tired >= 3:
+    legs = any(m.adv.character.attrs[Attr.DEX].fatigue for m in gm.active())  # DEX moves you out of a fight
+    if "breath" in ids and (tired >= BREATH_AT or legs):
         return ids["breath"]
     if "camp" in ids and not leaving and (_wounds(gm) >= 3 or tired >= 5) and exp.camped < 2:
         return ids["camp"]

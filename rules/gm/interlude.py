@@ -67,7 +67,7 @@ AUTO_RATIONS = 3  # rations each adventurer wants before setting out
 AUTO_TORCHES = 2  # torches each adventurer wants
 AUTO_BANDAGES = 1
 AUTO_CAMPING = 1  # camping supplies each: a camp in the dungeon, and a night in the settlement without the inn
-AUTO_MAX_DAYS = 6  # days of rest before the party sets out, healed or not
+AUTO_MAX_DAYS = 3  # days of rest before the party sets out, healed or not
 AUTO_FOOD_MONEY = 3  # silver kept for tomorrow's ration before paying for the inn
 AUTO_STRENGTH = 0.8  # share of its dice the party wants back before setting out
 
