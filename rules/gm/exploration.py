@@ -779,11 +779,11 @@ def apply(gm: GM, action: Action) -> None:
         if gm.c.phase is Phase.EXPLORATION:
             _arrive(gm, target, came)
     elif kind == "stairs":
-        came = exp.room
         exp.depth = int(action.id.split(":")[1])
         end_turn(gm, 1, "the stairs")
         if gm.c.phase is Phase.EXPLORATION:
-            _arrive(gm, int(action.param("room")), came)
+            # room ids repeat across levels: no "came from" on arrival (flight falls back to the stairs room)
+            _arrive(gm, int(action.param("room")), None)
     elif kind in ("force", "break"):
         link = next(lk for lk in level.links if lk.id == int(action.target or 0))
         m = best(gm, Attr.STR)
