@@ -100,10 +100,12 @@ class Character:
         return st.available
 
     def has_trait(self, name: str) -> bool:
-        return name.lower() in {t.lower() for t in self.traits}
+        key = name.lower()
+        return any(t.lower() == key for t in self.traits)
 
     def has_skill(self, name: str) -> bool:
-        return name.lower() in {s.lower() for s in self.skills}
+        key = name.lower()
+        return any(s.lower() == key for s in self.skills)
 
     @property
     def can_act(self) -> bool:

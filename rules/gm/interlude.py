@@ -126,9 +126,16 @@ def _hunted(gm: GM) -> bool:
     return bool(state is not None and state.hunted)
 
 
+_SKILL_INDEX: dict[int, dict[str, Skill]] = {}
+
+
 def _skills(gm: GM, member: Member) -> list[Skill]:
-    ch = member.adv.character
-    return [s for s in gm.content.character.skills if ch.has_skill(s.name)]
+    """The member's skills as table entries (an index by name, built once: this is on the market's hot path)."""
+    key = id(gm.content)
+    if key not in _SKILL_INDEX:
+        _SKILL_INDEX[key] = {s.name.lower(): s for s in gm.content.character.skills}
+    index = _SKILL_INDEX[key]
+    return [index[n.lower()] for n in member.adv.character.skills if n.lower() in index]
 
 
 def _skill_num(gm: GM, member: Member, attr: str) -> int:
