@@ -64,7 +64,17 @@ def _level(level: LevelData, entrances: list[int]) -> SiteLevel:
         for r in level.rooms
     )
     links = tuple(
-        SiteLink(c.id, c.from_, c.to, c.door.kind, c.door.spikeable, c.door.key, max(1, len(c.path)))
+        SiteLink(
+            c.id,
+            c.from_,
+            c.to,
+            c.door.kind,
+            c.door.spikeable,
+            c.door.key,
+            max(1, len(c.path)),
+            a_tile=c.path[0] if c.path else None,
+            b_tile=c.door.tile,
+        )
         for c in level.connections
     )
     doom = tuple(

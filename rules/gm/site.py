@@ -110,9 +110,15 @@ class SiteLink:
     spikeable: bool = False
     key: str | None = None  # where the key of a locked door is
     length: int = 1  # corridor tiles
+    a_tile: Tile | None = None  # the corridor tile touching room a (None: not known)
+    b_tile: Tile | None = None  # the corridor tile touching room b, where the door stands
 
     def other(self, room: int) -> int:
         return self.b if room == self.a else self.a
+
+    def mouth(self, room: int) -> Tile | None:
+        """The corridor tile just outside ``room`` on this link (where a fight at its doorway starts)."""
+        return self.a_tile if room == self.a else self.b_tile
 
 
 @dataclass(frozen=True)
