@@ -74,7 +74,12 @@ def start(
     neighbours = [lk.other(room.id) for lk in level.links_of(room.id)]
     came = exp.came_from if exp.came_from in neighbours else None  # not the stairs' room on another level
     towards_room = came if came is not None else (neighbours[0] if neighbours else None)
-    towards = grid.centre(level.room(towards_room).tiles) if towards_room is not None else None
+    link = next((lk for lk in level.links_of(room.id) if lk.other(room.id) == towards_room), None)
+    mouth = link.mouth(room.id) if link is not None else None
+    if mouth is not None:
+        towards = mouth  # the door's own place: the corridor tile at this room's wall
+    else:
+        towards = grid.centre(level.room(towards_room).tiles) if towards_room is not None else None
     inside, outside = grid.doorway(room.tiles, towards)
     cs = CombatState(
         source=source,
