@@ -76,6 +76,7 @@ def start(
     towards_room = came if came is not None else (neighbours[0] if neighbours else None)
     link = next((lk for lk in level.links_of(room.id) if lk.other(room.id) == towards_room), None)
     mouth = link.mouth(room.id) if link is not None else None
+    towards: tuple[int, int] | None
     if mouth is not None:
         towards = mouth  # the door's own place: the corridor tile at this room's wall
     else:
