@@ -56,6 +56,9 @@ class GroupState:
     killed: int = 0
     aware: bool = True
     fled: int = 0
+    attitude: str = ""  # "" not met yet; hostile, unfriendly, neutral, friendly (the attitude table); bribed
+    parleyed: bool = False  # the party has talked with them (parley is once per group)
+    leaves_in: int = 0  # a wandering group: exploration turns left before it moves on (0: not counted yet)
 
 
 @dataclass
