@@ -154,6 +154,7 @@ def test_the_room_monsters_stand_where_the_dungeon_put_them_and_the_party_by_the
     for m in gm.c.party:
         plain(m)
     exploration.enter(gm, "test-site")
+    gm.room_state(2).monsters[0].attitude = "hostile"  # they attack on sight (no reaction roll)
     gm.apply("move:2")
     cs = cs_of(gm)
     assert sorted(e.tile for e in cs.foes) == [(12, 0), (12, 2)]
@@ -554,6 +555,7 @@ def test_the_whole_fight_is_one_exploration_turn_and_the_room_remembers_the_dead
     for m in gm.c.party:
         plain(m)
     exploration.enter(gm, "test-site")
+    gm.room_state(2).monsters[0].attitude = "hostile"  # it attacks on sight (no reaction roll)
     gm.apply("move:2")
     exp = gm.c.expedition
     assert exp is not None
@@ -584,6 +586,7 @@ def test_fleeing_through_the_door_leaves_the_enemies_in_the_room() -> None:
     for m in gm.c.party:
         plain(m)
     exploration.enter(gm, "test-site")
+    gm.room_state(2).monsters[0].attitude = "hostile"  # it attacks on sight (no reaction roll)
     gm.rng = Loaded(6, [5, 5])  # the initiative check: fast
     gm.apply("move:2")
     cs = cs_of(gm)
