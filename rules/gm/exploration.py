@@ -13,6 +13,11 @@ stuck and barricaded doors must be forced (STR, noisy); locked doors need
 their key or lockpicking tools (DEX); secret doors must be found first
 (searching, INT).  Rooms hold what the generator put there; looting a room
 with an unfound trap may set it off.
+
+Meeting the dungeon's living (reactions, parley, bribes, wanderers that move
+on) is :mod:`rules.gm.encounters`: a room is safe to loot, search or rest in
+when every group there is friendly or bribed; wary groups (unfriendly,
+neutral) let the party pass but not loot.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from rules.attributes import ATTRS, Attr
 from rules.character import Condition
 from rules.checks import RuleError
 from rules.dice import DiceExpr, roll_usage
+from rules.gm import encounters
 from rules.gm.events import Action, Cost
 from rules.gm.site import SiteDoomStep, SiteLink, SiteRoom
 from rules.gm.state import DoorState, ExpeditionState, GroupState, Member, Phase, RoomState, TrapState
@@ -214,6 +220,7 @@ def end_turn(gm: GM, turns: int, reason: str) -> None:
             return  # a doom event began a fight (or ended the campaign): the rest waits for it
         exp.turns += 1
         gm.c.stats.turns += 1
+        encounters.wander(gm)  # wandering groups move on after their stay
         for m in list(gm.alive()):
             if "bleeding" in m.adv.character.afflictions:
                 gm.fatigue(m, "bleeding")
@@ -253,6 +260,8 @@ def fire_doom(gm: GM, step: SiteDoomStep) -> None:
         if kind == "wandering_group":
             group = next((g for g in gm.site_level().wanderers if g.name == step.group), None)
             groups = list(group.monsters) if group else groups
+            if encounters.arrive(gm, groups, f"doom: {step.group or 'wanderers'}"):
+                return  # they have a mind, and no wish to fight: they keep their distance (or help)
         if groups:
             _enemies_arrive(gm, groups, f"doom: {step.group or kind.replace('_', ' ')}")
     elif kind == "lights_snuffed":
@@ -388,6 +397,7 @@ def enter(gm: GM, location_id: str, depth: int = 1) -> None:
     gm.c.interlude = None
     loc.visits += 1
     gm.c.stats.expeditions += 1
+    encounters.new_expedition(gm)
     for m in gm.alive():
         m.adv.character.mortal_wounds_this_expedition = 0
         if m.adv.spellbook is not None:
@@ -422,8 +432,9 @@ def _arrive(gm: GM, room_id: int, came_from: int | None) -> None:
         names = ", ".join(f"{g.count} {g.monster}" for g in groups)
         aware = any(g.aware for g in groups)
         gm.emit("monsters", f"Here: {names}." + ("" if aware else " They have not noticed you."), room=room_id)
-        if aware:
-            _fight_room(gm, surprise=None, source="they attack")
+        encounters.meet(gm)  # the GM's choice for those who have seen the party: the attitude table
+        if encounters.attackers(gm):
+            fight_room(gm, surprise=None, source="they attack", everyone=False)
     elif exp.boss_hunts and not room.boss:
         exp.boss_hunts = False
         boss = _boss(gm)
@@ -437,11 +448,15 @@ def _boss(gm: GM) -> str | None:
     return final.monsters[0][0] if final is not None and final.monsters else None
 
 
-def _fight_room(gm: GM, surprise: str | None, source: str) -> None:
+def fight_room(gm: GM, surprise: str | None, source: str, *, everyone: bool = True) -> None:
+    """A fight with the room's groups: all of them when the party attacks (``everyone``), else all but those
+    at peace with the party (friendly, bribed), who stand aside.  Whoever fights is hostile from now on."""
     from rules.gm import combat
 
     st = gm.room_state()
-    idx = [i for i, g in enumerate(st.monsters) if g.count > 0]
+    idx = [i for i, g in enumerate(st.monsters) if g.count > 0 and (everyone or g.attitude not in encounters.AT_PEACE)]
+    for i in idx:
+        st.monsters[i].attitude = encounters.HOSTILE
     groups = [(st.monsters[i].monster, st.monsters[i].count) for i in idx]
     if gm.c.expedition is not None and gm.c.expedition.boss_hunts:
         boss = _boss(gm)
@@ -510,7 +525,8 @@ def actions(gm: GM) -> list[Action]:
     room = gm.room()
     st = gm.room_state()
     monsters = live_monsters(gm)
-    threat = bool(monsters)
+    threat = bool(encounters.unsafe(gm))  # no looting, searching or resting but where it is safe
+    barred = bool(encounters.in_the_way(gm))  # the stairs and the exit: not past those who have not let you pass
     # moving
     for link in level.links_of(exp.room):
         target = link.other(exp.room)
@@ -523,7 +539,7 @@ def actions(gm: GM) -> list[Action]:
             f"Go to {_room_label(gm, target)} through the {link.door} {'archway' if link.door == 'archway' else 'door'}"
         )
         reason = why
-        if threat and any(g.aware for g in monsters) and target != exp.came_from:
+        if encounters.barring(gm) and target != exp.came_from:
             reason = reason or "Enemies bar the way: fight, parley, or go back the way you came."
         out.append(
             Action(
@@ -606,13 +622,13 @@ def actions(gm: GM) -> list[Action]:
                 "stairs",
                 f"Take the stairs {'down' if to_depth > exp.depth else 'up'} to level {to_depth}",
                 _turn_cost(1),
-                not threat,
-                "Enemies are here." if threat else None,
+                not barred,
+                "Enemies are here." if barred else None,
                 params=(("room", to_room),),
             )
         )
     # the room's contents
-    if threat:
+    if monsters:
         out.append(
             Action(
                 "fight",
@@ -624,15 +640,7 @@ def actions(gm: GM) -> list[Action]:
                 rule="Start combat (1 turn); unaware enemies: no initiative, all fast.",
             )
         )
-        out.append(
-            Action(
-                "parley",
-                "parley",
-                "Parley (PRE)",
-                _turn_cost(1),
-                rule="Parley (1 turn): a PRE test may keep it from turning into a fight.",
-            )
-        )
+        out += encounters.actions(gm)
     loot_left = [
         i for i, x in enumerate(room.loot) if i not in st.loot_taken and (not x.hidden or _found_hidden(gm, i))
     ]
@@ -739,8 +747,8 @@ def actions(gm: GM) -> list[Action]:
                 "exit",
                 "Leave the dungeon",
                 Cost(),
-                not threat and not exp.exit_sealed,
-                "Enemies are here." if threat else "The way out is sealed." if exp.exit_sealed else None,
+                not barred and not exp.exit_sealed,
+                "Enemies are here." if barred else "The way out is sealed." if exp.exit_sealed else None,
                 rule="Exit: leaving always advances the doom tracker 2 steps.",
             )
         )
@@ -818,9 +826,11 @@ def apply(gm: GM, action: Action) -> None:
         end_turn(gm, 1, "spiking a door")
     elif kind == "fight":
         surprise = None if any(g.aware for g in live_monsters(gm)) else "party"
-        _fight_room(gm, surprise=surprise, source="the party attacks")
+        fight_room(gm, surprise=surprise, source="the party attacks")
     elif kind == "parley":
-        _parley(gm)
+        encounters.parley(gm)
+    elif kind == "bribe":
+        encounters.bribe(gm, action)
     elif kind == "loot":
         _loot(gm)
         end_turn(gm, 1, "looting")
@@ -884,24 +894,6 @@ def apply(gm: GM, action: Action) -> None:
         leave(gm)
     else:  # pragma: no cover - every listed action has a branch
         raise RuleError(f"unknown exploration action {kind!r}")
-
-
-def _parley(gm: GM) -> None:
-    m = best(gm, Attr.PRE)
-    roll = gm.test(m, Attr.PRE, "parley")
-    groups = live_monsters(gm)
-    undead = {x.name for x in gm.content.bestiary.monsters if "undead" in x.tags or "voidspawn" in x.tags}
-    mindless = all(g.monster in undead for g in groups)
-    if roll.verdict.success and not mindless:
-        for g in groups:
-            g.aware = False  # they let the party be
-        gm.emit("parley", "The talk holds: they let you be, for now.")
-        end_turn(gm, 1, "parley")
-    else:
-        gm.emit("parley", "There is no reasoning with them." if mindless else "The talk turns to blows.")
-        end_turn(gm, 1, "parley")
-        if gm.c.phase is Phase.EXPLORATION:
-            _fight_room(gm, surprise="enemies" if roll.verdict.critical_failure else None, source="parley failed")
 
 
 def _trap_goes_off(gm: GM, index: int, victim: Member) -> None:
