@@ -24,6 +24,7 @@ from rules.content import (
     schema_blacksalt,
     schema_creation,
     schema_equipment,
+    schema_freeform,
     schema_magic,
     schema_tables,
 )
@@ -32,10 +33,13 @@ from rules.content.schema_bestiary import BestiaryFile
 from rules.content.schema_blacksalt import BlacksaltFile, NamesFile
 from rules.content.schema_creation import ClassesFile, LifepathFile
 from rules.content.schema_equipment import AlchemyFile, ArmorFile, ItemsFile, WeaponsFile
+from rules.content.schema_freeform import FreeformFile
 from rules.content.schema_magic import MagicFile
 from rules.content.schema_tables import CharacterFile, TablesFile
 
-SCHEMA_MODULES = (schema_creation, schema_magic, schema_equipment, schema_bestiary, schema_tables, schema_blacksalt)
+SCHEMA_MODULES = (
+    schema_creation, schema_magic, schema_equipment, schema_bestiary, schema_tables, schema_blacksalt, schema_freeform,
+)  # fmt: skip
 
 
 def _schemas() -> dict[str, type[BaseModel]]:
@@ -104,6 +108,10 @@ class Content:
     @property
     def names(self) -> NamesFile:
         return cast(NamesFile, self._file("names.toml"))
+
+    @property
+    def freeform(self) -> FreeformFile:
+        return cast(FreeformFile, self._file("freeform.toml"))
 
     # --- lookups by kind (the `blacksalt rules` command, the UI's tooltips) -----------------
 
@@ -202,7 +210,7 @@ def _load(root: Path) -> Content:
     content = Content(files)
     from rules.content.crossref import check_references
 
-    problems = check_references(content)
+    problems = check_references(content) + schema_freeform.check_references(content)
     if problems:
         raise ContentError("references between content files are broken:\n  " + "\n  ".join(problems))
     return content

@@ -20,7 +20,7 @@ def copy(tmp_path: Path) -> Path:
 
 def test_everything_loads() -> None:
     c = load_content(cached=False)
-    assert len(c.files) == 12
+    assert len(c.files) == 13
     counts = c.counts()
     assert counts["bestiary.monsters"] == 35
     assert counts["weapons.weapons"] == 16
