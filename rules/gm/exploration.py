@@ -209,10 +209,20 @@ def _burn(gm: GM) -> None:
 # --- the turn ------------------------------------------------------------------------------------------
 
 
+def _freeform_kinds() -> frozenset[str]:
+    from rules.gm import freeform
+
+    return frozenset(freeform.KINDS)
+
+
 def end_turn(gm: GM, turns: int, reason: str) -> None:
-    """Spend exploration turns: decay, light, bleeding, the dark."""
+    """Spend exploration turns: decay, light, bleeding, the dark.
+
+    Only in exploration: when the step already turned into a fight (a doom event woke something), the fight is
+    the turn ("The whole combat only counts as one exploration turn") and combat spends it when it ends.
+    """
     exp = gm.c.expedition
-    if exp is None:
+    if exp is None or gm.c.phase is not Phase.EXPLORATION:
         return
     started = gm.c.phase
     for _ in range(turns):
@@ -737,6 +747,9 @@ def actions(gm: GM) -> list[Action]:
     if not threat:
         out += exploration_use.magic_actions(gm)
     out += exploration_use.item_actions(gm)
+    from rules.gm import freeform
+
+    out += freeform.actions(gm)
     for m in gm.active():
         if not m.lit and any(_light_entry(gm, i.name) for i in m.adv.inventory.items):
             out.append(Action(f"light:{m.id}", "light", f"{m.name} lights a light", Cost(), who=m.id))
@@ -875,6 +888,12 @@ def apply(gm: GM, action: Action) -> None:
         stabilise(patient.adv.character)
         gm.emit("stabilise", f"{found[0].name} stabilises {patient.name}.", who=patient.id)
         end_turn(gm, 1, "tending the dying")
+    elif kind in _freeform_kinds():
+        from rules.gm import freeform
+
+        turns = freeform.apply(gm, action)
+        if turns:
+            end_turn(gm, turns, kind)
     elif kind == "light":
         light_source(gm, gm.c.member(action.who or ""))
     elif kind == "use_item":
