@@ -7,7 +7,7 @@ processes, and prints:
 * expeditions survived per campaign (the party came home; median and quartiles);
 * the share of campaigns perished / escaped / in progress;
 * per expedition: deaths, full doom tracks reached (``doom_maxed``), silver earned, combats (and how many the
-  party fled), exploration turns, camps;
+  party fled), exploration turns, camps, rooms entered for the first time, loot actions, parleys, bribes paid;
 * how each expedition ended (home with loot, home empty, perished) and the causes of death;
 * the engine's speed: steps per second and exploration turns per second (one process, wall clock).
 
@@ -49,6 +49,14 @@ def play(args: tuple[int, int, int]) -> dict[str, Any]:
                 counts["came_home"] += 1
             elif e.kind == "combat_end":
                 counts[f"combat_{e.data.get('outcome')}"] += 1
+            elif e.kind == "loot":
+                counts["loot"] += 1
+            elif e.kind == "room" and e.data.get("first_time"):
+                counts["rooms"] += 1
+            elif e.kind == "test" and e.data.get("reason") == "parley":
+                counts["parleys"] += 1
+            elif e.kind == "bribe" and e.data.get("paid"):
+                counts["bribes"] += 1
             elif e.kind == "death":
                 text = e.text
                 cause = text[text.find("(") + 1 : text.rfind(")")] if "(" in text else text
@@ -59,6 +67,8 @@ def play(args: tuple[int, int, int]) -> dict[str, Any]:
     _, stats = run(content, GeneratedDungeons(), seed=seed, expeditions=expeditions, party=party, on_step=on_step)
     stats["seconds"] = time.perf_counter() - t
     stats["came_home"] = counts["came_home"]
+    for key in ("loot", "rooms", "parleys", "bribes"):
+        stats[f"n_{key}"] = counts[key]
     stats["combat_outcomes"] = {k[7:]: v for k, v in counts.items() if k.startswith("combat_")}
     stats["causes"] = dict(causes)
     return stats
@@ -106,6 +116,10 @@ def summarise(runs: list[dict[str, Any]], wall: float, jobs: int) -> dict[str, A
             "turns": round(turns / exps, 1),
             "camps": round(sum(r["camps"] for r in runs) / exps, 2),
             "doom_events": round(sum(r["doom_events"] for r in runs) / exps, 2),
+            "rooms_entered": round(sum(r["n_rooms"] for r in runs) / exps, 2),
+            "loot_actions": round(sum(r["n_loot"] for r in runs) / exps, 2),
+            "parleys": round(sum(r["n_parleys"] for r in runs) / exps, 2),
+            "bribes": round(sum(r["n_bribes"] for r in runs) / exps, 2),
         },
         "came_home_share": round(sum(home) / exps, 3),
         "combat_outcomes": dict(sorted(combat.items())),
@@ -133,6 +147,10 @@ def show(s: dict[str, Any]) -> None:
     print(
         f"per expedition: deaths {pe['deaths']}, doom_maxed {pe['doom_maxed']}, silver earned {pe['silver_earned']},"
         f" combats {pe['combats']}, turns {pe['turns']}, camps {pe['camps']}, doom events {pe['doom_events']}"
+    )
+    print(
+        f"per expedition: rooms entered (first time) {pe['rooms_entered']}, loot actions {pe['loot_actions']},"
+        f" parleys {pe['parleys']}, bribes paid {pe['bribes']}"
     )
     print("combat outcomes: " + ", ".join(f"{k} {v}" for k, v in s["combat_outcomes"].items()))
     print("deaths by cause: " + ", ".join(f"{k} {v}" for k, v in s["death_causes"].items()))
