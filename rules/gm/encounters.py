@@ -21,6 +21,9 @@ approach).  Who has a mind to react, what each takes as a bribe and every number
 * **Wanderers move on**: a group that came wandering (the doom, an ambush, a hunt, a fight's survivors that
   were not the room's own) leaves the room after ``stay`` exploration turns (1d4); and wanderers never wait
   for the party's next expedition.
+* **Memory between expeditions**: attitudes last the expedition.  When the party comes back, the living that
+  fought it are met anew (rolled again when they see it), the bribed are neutral again (a bribe buys one
+  visit), and parley may be tried again.
 
 Attitudes are kept on :class:`~rules.gm.state.GroupState` (``attitude``: "" not met yet, or one of the
 table's, or "bribed").
@@ -210,12 +213,14 @@ def mind_of(gm: GM, monster: str) -> Mind | None:
     data = rules(gm)
     key = monster.lower()
     own = next((m for m in data.minds if m.monster is not None and m.monster.lower() == key), None)
+    try:
+        sheet = gm.content.bestiary.monster(monster)
+    except KeyError:
+        return None
+    if "living" not in sheet.tags:
+        return None  # only the living have a mind to react (a family line does not make a ghost talk)
     if own is None:
-        try:
-            family = gm.content.bestiary.monster(monster).family
-        except KeyError:
-            return None
-        own = next((m for m in data.minds if m.family == family), None)
+        own = next((m for m in data.minds if m.family == sheet.family), None)
     return own if own is not None and own.mind != "none" else None
 
 
@@ -655,7 +660,9 @@ def wander(gm: GM) -> None:
 
 
 def new_expedition(gm: GM) -> None:
-    """The party comes back after days away: the wanderers of the place have long moved on."""
+    """The party comes back after days away: the wanderers of the place have long moved on; the living that
+    fought it will be met anew (their attitude rolled again when they see the party), and a bribe bought one
+    visit (the bribed are neutral again: open to another deal); a talk can be tried again."""
     loc = gm.location()
     site = gm.site(loc.id)
     for depth, lv in loc.levels.items():
@@ -663,5 +670,13 @@ def new_expedition(gm: GM) -> None:
         for rid, st in lv.rooms.items():
             room = level.room(rid)
             for i, g in enumerate(st.monsters):
-                if g.count > 0 and wanderer(room, i):
+                if g.count <= 0:
+                    continue
+                if wanderer(room, i):
                     g.count = 0
+                    continue
+                g.parleyed = False
+                if g.attitude == BRIBED:
+                    g.attitude = "neutral"
+                elif g.attitude == HOSTILE and reacts(gm, g.monster):
+                    g.attitude = ""

@@ -536,7 +536,7 @@ def actions(gm: GM) -> list[Action]:
     st = gm.room_state()
     monsters = live_monsters(gm)
     threat = bool(encounters.unsafe(gm))  # no looting, searching or resting but where it is safe
-    barred = bool(encounters.in_the_way(gm))  # the stairs and the exit: not past those who have not let you pass
+    barred = bool(encounters.barring(gm))  # the stairs and the exit: not past those who watch and bar the way
     # moving
     for link in level.links_of(exp.room):
         target = link.other(exp.room)

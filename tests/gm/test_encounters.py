@@ -332,6 +332,76 @@ def test_wanderers_are_gone_by_the_next_expedition() -> None:
     assert group(gm).count == 2  # the goblins of room 2 are still at home
 
 
+def test_the_living_are_met_anew_on_the_next_expedition() -> None:
+    gm = meet(faces=(1,))  # hostile: they attack
+    gm.c.combat, gm.c.phase = None, Phase.EXPLORATION  # (the party gets away)
+    st = gm.room_state(2)
+    goblins = st.monsters[0]
+    assert goblins.attitude == "hostile"
+    st.monsters.append(GroupState("Giant Rat", 1, aware=True))  # survivors of another fight: wanderers
+    gm.c.expedition = None  # days pass
+    exploration.enter(gm, "test-site")
+    assert (goblins.attitude, goblins.count) == ("", 2)  # rolled again when they see the party
+    assert st.monsters[1].count == 0  # the wanderers are gone
+    goblins.attitude, goblins.parleyed = "bribed", True
+    gm.c.expedition = None
+    exploration.enter(gm, "test-site")
+    assert (goblins.attitude, goblins.parleyed) == ("neutral", False)  # a bribe buys one visit
+
+
+def test_ghosts_of_a_living_family_do_not_react() -> None:
+    gm = meet("Ectoplasmic Worm", 1, faces=())  # scavengers by family, but a ghost
+    assert encounters.mind_of(gm, "Ectoplasmic Worm") is None
+    assert gm.c.phase is Phase.COMBAT and "reaction" not in kinds(gm.events)
+
+
+def test_the_party_may_sneak_out_past_unaware_groups() -> None:
+    site = corridor(3, r1={"monsters": (SiteMonsters("Reanimated Husk", 2, ((5, 0), (6, 0)), aware=False),)})
+    gm = game(site, seed=5)
+    exploration.enter(gm, "test-site")
+    assert gm.c.phase is Phase.EXPLORATION
+    assert can(gm, "exit") and not can(gm, "loot") and not can(gm, "search")
+    group(gm, 1).aware = True
+    assert not can(gm, "exit")  # they watch the way out
+
+
+# --- the autoplay ------------------------------------------------------------------------------------------------
+
+
+def pick(gm: GM) -> str:
+    from rules.gm.autoplay import suggest
+
+    chosen = suggest(gm)
+    assert chosen is not None
+    return chosen.id
+
+
+def test_the_autoplay_buys_its_way_to_the_loot_when_fighting_is_bad() -> None:
+    gm = meet("Hobgoblin", 2, faces=(4,))  # two hobgoblins: no clean win; neutral
+    gm.c.party[0].adv.character.silver = 20
+    assert pick(gm) == "bribe:silver"  # 2 x level 3: 6 silver, within half the purse
+    gm.apply("bribe:silver")
+    assert pick(gm) in ("loot", "traps")
+
+
+def test_the_autoplay_talks_when_it_cannot_pay() -> None:
+    gm = meet("Hobgoblin", 2, faces=(4,))
+    assert pick(gm) == "parley"
+
+
+def test_the_autoplay_leaves_the_mindless_alone() -> None:
+    gm = meet("Reanimated Husk", 3, aware=False)
+    assert pick(gm) == "move:3"  # sneaks on, as before
+
+
+def test_the_autoplay_keeps_rations_to_eat() -> None:
+    gm = meet("Giant Crab", 1, faces=(4,))  # a beast: food only
+    gm.c.party[0].adv.inventory.add(Carried("Ration", "", count=2))  # one each for two: none to spare
+    assert pick(gm) != "bribe:food"
+    gm.c.party[0].adv.inventory.add(Carried("Ration", "", count=1))
+    assert pick(gm) == "bribe:food"
+
+
 # --- the data ----------------------------------------------------------------------------------------------------
 
 
