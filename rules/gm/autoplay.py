@@ -5,6 +5,10 @@ cheat; each phase's module may offer its own ``suggest(gm, actions)``.
 Exploration here: loot what is safe, explore unvisited rooms through the
 cheapest door, rest when tired, head for the exit when hurt, out of light or
 done, and take the stairs down when the level is explored and the party is fit.
+Encounters: where fighting is not a clean win and the room holds loot (or a
+door to work on, or the way out), buy the way with a bribe it can spare, else
+talk when a critical failure is unlikely.  With nowhere to go it spends a turn
+where it stands instead of walking in circles for free.
 """
 
 from __future__ import annotations
@@ -101,8 +105,12 @@ def _path_first_step(gm: GM, goal: set[int], *, through_enemies: bool = False) -
 
 
 def _safe_room(gm: GM, room_id: int) -> bool:
-    """No enemies the party knows of wait there, or the party would beat them cleanly."""
-    groups = [(g.monster, g.count) for g in gm.room_state(room_id).monsters if g.count > 0 and g.aware]
+    """No enemies the party knows of wait there to attack it (wary and friendly groups let it pass), or the
+    party would beat them cleanly."""
+    from rules.gm.encounters import menacing
+
+    st = gm.room_state(room_id)
+    groups = [(g.monster, g.count) for g in menacing(gm, gm.room(room_id), st.monsters)]
     return not groups or _clean_win(gm, groups, surprise=False)
 
 
@@ -132,6 +140,19 @@ def _openable(gm: GM, link: SiteLink) -> bool:
     return False
 
 
+def _openable_from(gm: GM, link: SiteLink, room_id: int) -> bool:
+    """The party can get through this door from ``room_id``: open, or one it may work on there (forcing,
+    breaking or picking a door needs a room that is safe)."""
+    from rules.gm.encounters import unsafe
+    from rules.gm.exploration import _blocked, _key_for
+
+    if _blocked(gm, link) is None:
+        return True
+    if not _openable(gm, link):
+        return False
+    return _key_for(gm, link) is not None or not unsafe(gm, room_id)
+
+
 #: Attack unaware enemies only when the forecast (with surprise) is a win in which no one goes down and the
 #: party takes at most this many wounds per adventurer.
 SURPRISE_WOUNDS_PER_ADVENTURER = 0.5
@@ -143,7 +164,8 @@ def worth_fighting(gm: GM) -> bool:
     from rules.gm.exploration import live_monsters
 
     groups = [(g.monster, g.count) for g in live_monsters(gm)]
-    return bool(groups) and _clean_win(gm, groups, surprise=True)
+    aware = any(g.aware for g in live_monsters(gm))  # wary groups that have seen the party: no surprise
+    return bool(groups) and _clean_win(gm, groups, surprise=not aware)
 
 
 def explore(gm: GM, actions: list[Action]) -> Action:
@@ -158,6 +180,9 @@ def explore(gm: GM, actions: list[Action]) -> Action:
         return ids["exit"]
     if "fight" in ids and (worth_fighting(gm) or not any(a.kind == "move" for a in actions)):
         return ids["fight"]
+    peace = make_peace(gm, actions)
+    if peace is not None:
+        return peace
     st = gm.room_state()
     if "loot" in ids and "traps" in ids and not st.traps_checked:
         return ids["traps"]
@@ -204,7 +229,7 @@ def explore(gm: GM, actions: list[Action]) -> Action:
         for r in level.rooms
         if gm.room_state(r.id).visited
         and r.id != exp.room
-        and any(lk.other(r.id) in unvisited and _openable(gm, lk) for lk in level.links_of(r.id))
+        and any(lk.other(r.id) in unvisited and _openable_from(gm, lk, r.id) for lk in level.links_of(r.id))
     }
     step = _path_first_step(gm, frontier) if frontier else None
     if step is not None and f"move:{step}" in ids:
@@ -214,14 +239,77 @@ def explore(gm: GM, actions: list[Action]) -> Action:
         return down[0]
     if "search" in ids and len(level.links_of(exp.room)) == 1:
         return ids["search"]
-    # nothing left here: go home
+    # nothing left here: go home (through enemies if that is the only way)
     if "exit" in ids:
         return ids["exit"]
     goal = set(level.entrances)
-    step = _path_first_step(gm, goal)
+    step = _path_first_step(gm, goal) or _path_first_step(gm, goal, through_enemies=True)
     if step is not None and f"move:{step}" in ids:
         return ids[f"move:{step}"]
-    return actions[0]
+    return _wait(actions)
+
+
+def _wait(actions: list[Action]) -> Action:
+    """Nowhere to go (the way out is sealed or barred): spend a turn where the party stands — rest if it can —
+    rather than walk in circles for free (time moves the dungeon on: decay, doom, wanderers)."""
+    ids = {a.id: a for a in actions}
+    for key in ("breath", "camp", "search", "traps"):
+        if key in ids:
+            return ids[key]
+    costly = [a for a in actions if a.cost.turns > 0 and a.kind not in ("move", "stairs", "fight")]
+    return costly[0] if costly else actions[0]
+
+
+# --- encounters: parley and bribes --------------------------------------------------------------------------
+
+#: Rations the autoplay keeps for eating (per adventurer) before it gives any away as a bribe.
+KEEP_RATIONS = 1
+#: The share of the party's silver the autoplay will give away in one bribe.
+BRIBE_SHARE = 0.5
+#: Parley only when the talker's chance of a critical failure (they turn hostile and act first) is below this.
+PARLEY_RISK = 0.2
+
+
+def make_peace(gm: GM, actions: list[Action]) -> Action | None:
+    """Where fighting is not a clean win and the room holds something the party wants (loot, a door to work
+    on), buy the way (a bribe it can afford: a gift to a group not met yet is a peaceful approach) or talk."""
+    from rules.gm.encounters import unsafe
+
+    if not unsafe(gm):
+        return None
+    wanted = [a for a in gm.legal_actions() if not a.available and a.reason in ("Enemies are here.",
+              "Not with enemies here.") and a.kind in ("loot", "force", "break", "pick", "stairs", "exit")]  # fmt: skip
+    if not wanted:
+        return None
+    bribes = []
+    for a in actions:
+        if a.kind != "bribe":
+            continue
+        price = int(a.param("price", 0))
+        if a.param("currency") == "silver":
+            spare = int(BRIBE_SHARE * sum(max(0, m.adv.character.silver) for m in gm.alive()))
+            cost = price * 1.0
+        else:
+            held = sum(i.count for m in gm.alive() for i in m.adv.inventory.items if i.name == "Ration")
+            spare = held - KEEP_RATIONS * len(gm.alive())
+            cost = price * 3.0  # a ration is worth about 3 silver (common: 1d6)
+        if price <= spare:
+            bribes.append((cost, a))
+    if bribes:
+        return min(bribes, key=lambda b: b[0])[1]
+    parley = next((a for a in actions if a.kind == "parley"), None)
+    if parley is not None and _parley_risk(gm) < PARLEY_RISK:
+        return parley
+    return None
+
+
+def _parley_risk(gm: GM) -> float:
+    """The chance the best talker's PRE test is a critical failure."""
+    from rules.gm.exploration import best
+    from rules.odds import odds
+
+    who = best(gm, Attr.PRE)
+    return odds(who.adv.character.test_spec(Attr.PRE)).critical_failure
 
 
 # --- between expeditions ------------------------------------------------------------------------------------
@@ -240,9 +328,12 @@ def guarded(gm: GM, location_id: str) -> bool:
     loc = gm.c.locations.get(location_id)
     if loc is None or not loc.visits or 1 not in loc.levels:
         return False
+    from rules.gm.encounters import menacing
+
     states = loc.levels[1].rooms
-    for rid in gm.site(location_id).depth(1).entrances:
+    level = gm.site(location_id).depth(1)
+    for rid in level.entrances:
         st = states.get(rid)
-        if st is not None and any(g.count > 0 and g.aware for g in st.monsters):
+        if st is not None and menacing(gm, level.room(rid), st.monsters, expedition=False):
             return True
     return False
