@@ -51,6 +51,7 @@ def play(args: tuple[int, int, int]) -> dict[str, Any]:
                 counts[f"combat_{e.data.get('outcome')}"] += 1
             elif e.kind == "loot":
                 counts["loot"] += 1
+                counts["loot_taken"] += bool(e.data.get("taken"))
             elif e.kind == "room" and e.data.get("first_time"):
                 counts["rooms"] += 1
             elif e.kind == "test" and e.data.get("reason") == "parley":
@@ -67,7 +68,7 @@ def play(args: tuple[int, int, int]) -> dict[str, Any]:
     _, stats = run(content, GeneratedDungeons(), seed=seed, expeditions=expeditions, party=party, on_step=on_step)
     stats["seconds"] = time.perf_counter() - t
     stats["came_home"] = counts["came_home"]
-    for key in ("loot", "rooms", "parleys", "bribes"):
+    for key in ("loot", "loot_taken", "rooms", "parleys", "bribes"):
         stats[f"n_{key}"] = counts[key]
     stats["combat_outcomes"] = {k[7:]: v for k, v in counts.items() if k.startswith("combat_")}
     stats["causes"] = dict(causes)
@@ -118,6 +119,7 @@ def summarise(runs: list[dict[str, Any]], wall: float, jobs: int) -> dict[str, A
             "doom_events": round(sum(r["doom_events"] for r in runs) / exps, 2),
             "rooms_entered": round(sum(r["n_rooms"] for r in runs) / exps, 2),
             "loot_actions": round(sum(r["n_loot"] for r in runs) / exps, 2),
+            "loot_taking": round(sum(r["n_loot_taken"] for r in runs) / exps, 2),
             "parleys": round(sum(r["n_parleys"] for r in runs) / exps, 2),
             "bribes": round(sum(r["n_bribes"] for r in runs) / exps, 2),
         },
@@ -149,7 +151,8 @@ def show(s: dict[str, Any]) -> None:
         f" combats {pe['combats']}, turns {pe['turns']}, camps {pe['camps']}, doom events {pe['doom_events']}"
     )
     print(
-        f"per expedition: rooms entered (first time) {pe['rooms_entered']}, loot actions {pe['loot_actions']},"
+        f"per expedition: rooms entered (first time) {pe['rooms_entered']}, loot actions {pe['loot_actions']}"
+        f" (that took something {pe['loot_taking']}),"
         f" parleys {pe['parleys']}, bribes paid {pe['bribes']}"
     )
     print("combat outcomes: " + ", ".join(f"{k} {v}" for k, v in s["combat_outcomes"].items()))
