@@ -20,6 +20,7 @@ from rules.attributes import ATTRS, Attr
 from rules.gm.events import Action
 from rules.gm.site import SiteLink
 from rules.gm.state import Phase
+from rules.inventory import HANDS
 
 if TYPE_CHECKING:
     from rules.gm.engine import GM
@@ -140,6 +141,27 @@ def _openable(gm: GM, link: SiteLink) -> bool:
     return False
 
 
+def room_for_loot(gm: GM) -> bool:
+    """Someone standing has room for one of the room's remaining things (looting again with every bag and
+    hand full only spends turns)."""
+    from rules.gm.exploration import _found_hidden
+
+    st = gm.room_state()
+    sizes = {
+        0 if x.name.lower().startswith("key to") else (2 if x.big else 1)
+        for i, x in enumerate(gm.room().loot)
+        if i not in st.loot_taken and (not x.hidden or _found_hidden(gm, i))
+    }
+    if not sizes:
+        return False
+    need = min(sizes)
+    for m in gm.active():
+        inv = m.adv.inventory
+        if any(not p.liquid_only and (p.container or p.name in HANDS) and inv.free(p.name) >= need for p in inv.places):
+            return True
+    return False
+
+
 def _openable_from(gm: GM, link: SiteLink, room_id: int) -> bool:
     """The party can get through this door from ``room_id``: open, or one it may work on there (forcing,
     breaking or picking a door needs a room that is safe)."""
@@ -186,7 +208,7 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     st = gm.room_state()
     if "loot" in ids and "traps" in ids and not st.traps_checked:
         return ids["traps"]
-    if "loot" in ids:
+    if "loot" in ids and room_for_loot(gm):
         return ids["loot"]
     disarm = _by_kind(actions, "disarm")
     if disarm:
@@ -278,7 +300,8 @@ def make_peace(gm: GM, actions: list[Action]) -> Action | None:
     if not unsafe(gm):
         return None
     wanted = [a for a in gm.legal_actions() if not a.available and a.reason in ("Enemies are here.",
-              "Not with enemies here.") and a.kind in ("loot", "force", "break", "pick", "stairs", "exit")]  # fmt: skip
+              "Not with enemies here.") and a.kind in ("loot", "force", "break", "pick", "stairs", "exit")
+              and (a.kind != "loot" or room_for_loot(gm))]  # fmt: skip
     if not wanted:
         return None
     bribes = []
