@@ -39,8 +39,6 @@ from rules.notation import parse_attack
 if TYPE_CHECKING:
     from rules.gm.engine import GM
 
-NEARBY_TILES = 6  # backtracking to a visited room at most this far costs no turn
-TILES_PER_EXTRA_TURN = 12  # a corridor longer than Far costs an extra turn per 12 tiles
 NOISY = 1  # doom for forcing a door or breaking a barricade
 STABILISERS = ("First aid kit", "Medical supply")  # "stabilized with a first aid kit, medical supply or healing spell"
 
@@ -90,9 +88,12 @@ def _room_label(gm: GM, room_id: int) -> str:
 
 def move_cost(gm: GM, link: SiteLink, target: int) -> int:
     visited = gm.room_state(target).visited
-    if visited and link.length <= NEARBY_TILES:
+    ranges = {r.name: r.max_tiles for r in gm.content.tables.ranges}
+    nearby, far = ranges["Nearby"] or 6, ranges["Far"] or 12
+    # backtracking to an explored room at most Nearby away is free; a corridor costs a turn more per Far of it
+    if visited and link.length <= nearby:
         return 0  # "free when moving to somewhere already explored and close"
-    return 1 + max(0, (link.length - 1) // TILES_PER_EXTRA_TURN)
+    return 1 + max(0, (link.length - 1) // far)
 
 
 # --- who does it --------------------------------------------------------------------------------------
