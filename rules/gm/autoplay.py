@@ -200,6 +200,8 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     leaving = should_leave(gm)
     if leaving and "exit" in ids:
         return ids["exit"]
+    if leaving and "unseal" in ids:
+        return ids["unseal"]
     if "fight" in ids and (worth_fighting(gm) or not any(a.kind == "move" for a in actions)):
         return ids["fight"]
     peace = make_peace(gm, actions)

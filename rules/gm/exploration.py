@@ -766,6 +766,18 @@ def actions(gm: GM) -> list[Action]:
                 rule="Exit: leaving always advances the doom tracker 2 steps.",
             )
         )
+        if exp.exit_sealed:
+            out.append(
+                Action(
+                    "unseal",
+                    "unseal",
+                    "Force the sealed way out (STR, noisy)",
+                    _turn_cost(1),
+                    not barred,
+                    "Enemies are here." if barred else None,
+                    rule="The way out was sealed by the dungeon; breaking through is loud work (RULINGS).",
+                )
+            )
     return out
 
 
@@ -910,6 +922,14 @@ def apply(gm: GM, action: Action) -> None:
             gm, action
         )
         end_turn(gm, 1, kind)
+    elif kind == "unseal":
+        m = best(gm, Attr.STR)
+        roll = gm.test(m, Attr.STR, "forcing the sealed way out")
+        if roll.verdict.success:
+            exp.exit_sealed = False
+            gm.emit("door", "The way out gives: daylight, or what passes for it.")
+        gm.advance_doom(NOISY, "noise")
+        end_turn(gm, 1, "forcing the way out")
     elif kind == "exit":
         leave(gm)
     else:  # pragma: no cover - every listed action has a branch

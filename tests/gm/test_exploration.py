@@ -183,3 +183,20 @@ def test_campaign_survives_a_save_round_trip_mid_expedition() -> None:
     assert again == gm.c
     gm2 = GM(again, gm.content, gm.maker)
     assert [a.id for a in gm2.legal_actions()] == [a.id for a in gm.legal_actions()]
+
+
+def test_a_sealed_exit_can_be_forced_at_a_cost() -> None:
+    gm = game(corridor(), seed=6)
+    enter(gm)
+    assert gm.c.expedition is not None
+    gm.c.expedition.exit_sealed = True
+    exit_action = next(a for a in gm.legal_actions() if a.id == "exit")
+    assert not exit_action.available and "sealed" in (exit_action.reason or "")
+    doom = gm.level_state().doom
+    for _ in range(30):
+        gm.apply("unseal")
+        if not gm.c.expedition.exit_sealed:
+            break
+    assert not gm.c.expedition.exit_sealed
+    assert gm.level_state().doom > doom  # every attempt is noisy
+    assert next(a for a in gm.legal_actions() if a.id == "exit").available
