@@ -694,23 +694,15 @@ def _cook(gm: GM, kind: str) -> None:
 # --- magic ------------------------------------------------------------------------------------------------------
 
 
-def _grimoires(gm: GM) -> set[str]:
-    names = {i.name.lower() for i in gm.content.items.items if i.rule == "grimoire"}
-    classes = gm.content.classes
-    kits = [b.kit for b in classes.backgrounds] + [s.kit for s in classes.schools]
-    kits += [o.kit for c in classes.classes for o in c.equipment_options]
-    names |= {(it.name or "").lower() for k in kits for it in k.equipment if it.grimoire}
-    return names
-
-
 def _can_study(gm: GM, member: Member) -> bool:
     """A wizard studies from a grimoire ("without their grimoire they can't study ... to remember forgotten spells")."""
     if member.adv.spellbook is None:
         return False
     if not gm.content.magic.casting.grimoire_needed_to_study:
         return True
-    books = _grimoires(gm)
-    return any(i.name.lower() in books for i in member.adv.inventory.items)
+    from rules.gm.gear import carries
+
+    return carries(member, gm.content, "grimoire")
 
 
 def _casters(gm: GM) -> list[Member]:

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from rules.attributes import Attr
 from rules.content.registry import Content
-from rules.content.schema_creation import Kit
 from rules.content.schema_equipment import Shield, Weapon
 from rules.gm.combat import Fighter
+from rules.gm.gear import carries, kits
 from rules.inventory import HANDS, Carried
 from rules.notation import Attack, Range, parse_attack, parse_range
 
@@ -83,26 +83,14 @@ def _shields_build(content: Content) -> dict[str, Shield]:
     return {s.name.lower(): s for s in content.armor.shields}
 
 
-def _kits(content: Content) -> list[Kit]:
-    cl = content.classes
-    kits = [b.kit for b in cl.backgrounds] + [s.kit for s in cl.schools]
-    kits += [o.kit for c in cl.classes for o in c.equipment_options]
-    return kits
-
-
 def _kit_attacks_build(content: Content) -> dict[str, str]:
     """Kit-only weapons with their attack (the Awakened's Inscribed gauntlet, STR 2)."""
     out: dict[str, str] = {}
-    for kit in _kits(content):
+    for kit in kits(content):
         for it in kit.equipment:
             if it.custom and it.attack and it.name:
                 out[it.name.lower()] = it.attack
     return out
-
-
-def _conductors_build(content: Content) -> frozenset[str]:
-    """Names the kits mark as conductors (crystal ball, wand, inscribed skull, the Alchemists' cane...)."""
-    return frozenset(it.label.lower() for kit in _kits(content) for it in kit.equipment if it.conductor)
 
 
 def _weapons(content: Content) -> dict[str, Weapon]:
@@ -120,18 +108,12 @@ def _kit_attacks(content: Content) -> dict[str, str]:
     return result
 
 
-def _conductors(content: Content) -> frozenset[str]:
-    result: frozenset[str] = _memo("conductors", content, _conductors_build)
-    return result
-
-
 def weapon_entry(gm: GM, name: str) -> Weapon | None:
     return _weapons(gm.content).get(name.lower())
 
 
 def has_conductor(gm: GM, member: Member) -> bool:
-    names = _conductors(gm.content)
-    return any(i.name.lower() in names for i in member.adv.inventory.items)
+    return carries(member, gm.content, "conductor")
 
 
 def in_hands(member: Member) -> list[Carried]:

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 
 from rules.attributes import ATTRS, Attr
 from rules.checks import RuleError
-from rules.content.registry import Content
 from rules.dice import DiceExpr
 from rules.gm.events import Action, Cost
+from rules.gm.gear import carries
 from rules.gm.state import Member
 from rules.inventory import Carried
 from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, concentrate, invoke_prayer
@@ -32,32 +32,6 @@ if TYPE_CHECKING:
     from rules.gm.engine import GM
 
 LIGHT_SPELL = "Light"
-
-
-_FLAGGED: dict[tuple[int, str], frozenset[str]] = {}
-
-
-def _flagged(content: Content, flag: str) -> frozenset[str]:
-    """Item names that serve as ``flag`` (conductor, grimoire, holy_symbol): kit items and table items."""
-    key = (id(content), flag)
-    if key not in _FLAGGED:
-        _FLAGGED[key] = _flagged_build(content, flag)
-    return _FLAGGED[key]
-
-
-def _flagged_build(content: Content, flag: str) -> frozenset[str]:
-    classes = content.classes
-    kits = [b.kit for b in classes.backgrounds] + [s.kit for s in classes.schools]
-    kits += [o.kit for c in classes.classes for o in c.equipment_options]
-    names = {it.label.lower() for k in kits for it in k.equipment if getattr(it, flag)}
-    names |= {i.name.lower() for i in content.items.items if i.rule == flag}
-    if flag == "holy_symbol":
-        names.add("holy symbol")
-    return frozenset(names)
-
-
-def carries(member: Member, names: frozenset[str]) -> bool:
-    return any(i.name.lower() in names for i in member.adv.inventory.items)
 
 
 def _item(gm: GM, name: str) -> Item | None:
@@ -146,15 +120,13 @@ def _spend(gm: GM, owner: Member, carried: Carried) -> None:
 
 def magic_actions(gm: GM) -> list[Action]:
     out: list[Action] = []
-    conductors = _flagged(gm.content, "conductor")
-    symbols = _flagged(gm.content, "holy_symbol")
     for m in gm.active():
         book = m.adv.spellbook
         if book is not None and m.adv.character.has_trait("Magic user"):
             for spell in book.memorised:
                 if spell in book.forgotten:
                     continue
-                risky = not carries(m, conductors)
+                risky = not carries(m, gm.content, "conductor")
                 out.append(
                     Action(
                         f"cast:{m.id}:{spell}",
@@ -180,7 +152,7 @@ def magic_actions(gm: GM) -> list[Action]:
                 )
         prayers = m.adv.prayers
         if prayers is not None and m.adv.character.has_trait("Divine mandate"):
-            has_symbol = carries(m, symbols)
+            has_symbol = carries(m, gm.content, "holy_symbol")
             for prayer in prayers.memorised:
                 exhausted = prayer in prayers.exhausted
                 plea = exhausted and not prayers.plea_used
@@ -228,7 +200,7 @@ def cast(gm: GM, action: Action) -> None:
         m.adv.character.test_spec(Attr.INT),
         gm.rng,
         gm.content.magic.spell_mishaps,
-        has_conductor=carries(m, _flagged(gm.content, "conductor")),
+        has_conductor=carries(m, gm.content, "conductor"),
         player=player,
     )
     if res.test is not None and res.test.verdict.fatigue:
