@@ -237,10 +237,7 @@ class GM:
         if dice:
             spec = spec.with_(dice=spec.dice + dice)
 
-        def player(t: TestRoll) -> int | None:
-            return self.decider.reroll(self, member, t)
-
-        roll = resolve(spec, self.rng, player)
+        roll = resolve(spec, self.rng, self.rerolls_of(member))
         v = roll.verdict
         if v.fatigue:
             self._after_damage(member, ch.add_fatigue(a), f"fatigue from {reason}")
@@ -267,6 +264,14 @@ class GM:
         if v.critical_failure and ch.has_trait("Bad omens"):
             self.advance_omens(1, f"{member.name}'s bad omens")
         return roll
+
+    def rerolls_of(self, member: Member) -> Callable[[TestRoll], int | None]:
+        """The chooser of ``member``'s rerolls (the Decider), for any roll resolved outside :meth:`test`."""
+
+        def player(t: TestRoll) -> int | None:
+            return self.decider.reroll(self, member, t)
+
+        return player
 
     def fatigue(self, member: Member, reason: str, attr: Attr | str | None = None, points: int = 1) -> None:
         ch = member.adv.character

@@ -191,9 +191,6 @@ def cast(gm: GM, action: Action) -> None:
     if spell == LIGHT_SPELL:
         _magic_light(gm, m, spell)
 
-    def player(t):  # type: ignore[no-untyped-def]
-        return gm.decider.reroll(gm, m, t)
-
     res = cast_spell(
         book,
         spell,
@@ -201,7 +198,7 @@ def cast(gm: GM, action: Action) -> None:
         gm.rng,
         gm.content.magic.spell_mishaps,
         has_conductor=carries(m, gm.content, "conductor"),
-        player=player,
+        player=gm.rerolls_of(m),
     )
     if res.test is not None and res.test.verdict.fatigue:
         gm.fatigue(m, "casting", Attr.INT)
@@ -244,9 +241,6 @@ def pray(gm: GM, action: Action) -> None:
     assert prayers is not None
     name = str(action.param("prayer"))
 
-    def player(t):  # type: ignore[no-untyped-def]
-        return gm.decider.reroll(gm, m, t)
-
     res = invoke_prayer(
         prayers,
         name,
@@ -254,7 +248,7 @@ def pray(gm: GM, action: Action) -> None:
         gm.rng,
         gm.content.magic.miracles,
         desperate_plea=bool(action.param("plea")),
-        player=player,
+        player=gm.rerolls_of(m),
     )
     if res.test.verdict.fatigue:
         gm.fatigue(m, "praying", Attr.PRE)
