@@ -48,6 +48,11 @@ class AttributeState:
         """Another wound fits: by a fresh die, or by converting fatigue."""
         return self.wounds < self.score
 
+    def fit(self) -> None:
+        """After the score drops, wounds then fatigue beyond it are lost (nothing can exceed the score)."""
+        self.wounds = min(self.wounds, self.score)
+        self.fatigue = min(self.fatigue, self.score - self.wounds)
+
     def check(self) -> None:
         if not (0 <= self.wounds <= self.score and self.fatigue >= 0 and self.available >= 0):
             raise AssertionError(f"impossible attribute state {self}")

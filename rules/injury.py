@@ -90,18 +90,11 @@ def apply_trauma_onset(ch: Character, trauma: str, pick: Pick = _first) -> None:
         if options:
             st = ch.attrs[Attr(pick(ch, "chronic pain: score -1", options))]
             st.score -= 1
-            _fit(ch)
+            st.fit()
     elif key == "brain damage":
         options = [a.value for a in ATTRS if ch.attrs[a].proficiency > 0]
         if options:
             ch.attrs[Attr(pick(ch, "brain damage: proficiency -1", options))].proficiency -= 1
-
-
-def _fit(ch: Character) -> None:
-    """After a score drops, wounds then fatigue beyond it are lost (nothing can exceed the score)."""
-    for st in ch.attrs.values():
-        st.wounds = min(st.wounds, st.score)
-        st.fatigue = min(st.fatigue, st.score - st.wounds)
 
 
 def stabilise(ch: Character) -> bool:

@@ -106,7 +106,7 @@ def spend(ch: Character, option: SpendOption, target: str, *, upgrades: dict[str
         src, dst = (Attr(x) for x in target.split(">"))
         ch.attrs[src].score -= 1
         ch.attrs[dst].score += 1
-        _fit(ch, src)
+        ch.attrs[src].fit()
         return f"{ch.name} moves a point of {src.value} to {dst.value}"
     if option.rule == "learn_skill":
         basic = (upgrades or {}).get(target)
@@ -125,9 +125,3 @@ def spend(ch: Character, option: SpendOption, target: str, *, upgrades: dict[str
         ch.attrs[Attr(target)].proficiency += 1
         return f"{ch.name}'s {target} proficiency rises to {ch.attrs[Attr(target)].proficiency}"
     raise RuleError(f"unknown insight rule {option.rule!r}")
-
-
-def _fit(ch: Character, a: Attr) -> None:
-    st = ch.attrs[a]
-    st.wounds = min(st.wounds, st.score)
-    st.fatigue = min(st.fatigue, st.score - st.wounds)
