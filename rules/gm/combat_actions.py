@@ -32,6 +32,7 @@ from rules.gm.combat_gear import (
     weapon_entry,
 )
 from rules.gm.events import Action, Cost
+from rules.gm.gear import stabilisers
 from rules.inventory import HANDS
 from rules.magic import SpellOutcome, cast_spell
 from rules.notation import Attack, Effect, Modifier, parse_attack
@@ -56,7 +57,6 @@ MANOEUVRES = {
 REACTIONS = {"aegis", "payback"}
 #: Enemies that wield a weapon and can be disarmed (the others bite and claw).
 ARMED_TAGS = {"human", "goblin"}
-STABILISERS = ("First aid kit", "Medical supply")  # "must be stabilized with a first aid kit, medical supply..."
 
 RULES = {
     "attack": "Attack (1 action): test the weapon attribute to hit; each dodge or shield token the defender spends "
@@ -492,7 +492,7 @@ def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
     for g, m in _allies_close(gm, cs, f):
         mch = m.adv.character
         if mch.condition is Condition.MORTALLY_WOUNDED:
-            kit = next((n for n in STABILISERS if inv.find(n) is not None), None)
+            kit = next((n for n in stabilisers(gm.content) if inv.find(n) is not None), None)
             out.append(_act(f"stabilise:{f.id}:{g.id}", "stabilise", f"{who.name}: stabilise {m.name}", f,
                             target=g.id, reason=None if kit else "Needs a first aid kit or a medical supply.",
                             params=(("item", kit or ""),), rule=RULES["stabilise"],

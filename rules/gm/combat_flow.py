@@ -27,6 +27,7 @@ from rules.gm import combat_core as core
 from rules.gm import combat_foes as foes
 from rules.gm import combat_grid as grid
 from rules.gm.combat import CombatState, Fighter, Foe, FoeGroup, Tile
+from rules.gm.gear import stabilisers
 from rules.gm.state import GroupState, Phase
 
 if TYPE_CHECKING:
@@ -407,7 +408,7 @@ def _last_chance(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
     for m in gm.alive():
         if not m.adv.character.can_act:
             continue
-        for name in acts.STABILISERS:
+        for name in stabilisers(gm.content):
             item = m.adv.inventory.find(name)
             if item is not None:
                 stabilise(who.adv.character)

@@ -30,6 +30,7 @@ from rules.checks import RuleError
 from rules.dice import DiceExpr, roll_usage
 from rules.gm import encounters
 from rules.gm.events import Action, Cost
+from rules.gm.gear import stabilisers
 from rules.gm.site import SiteDoomStep, SiteLink, SiteRoom
 from rules.gm.state import DoorState, ExpeditionState, GroupState, Member, Phase, RoomState, TrapState
 from rules.injury import stabilise
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
     from rules.gm.engine import GM
 
 NOISY = 1  # doom for forcing a door or breaking a barricade
-STABILISERS = ("First aid kit", "Medical supply")  # "stabilized with a first aid kit, medical supply or healing spell"
 
 
 # --- rooms and doors ---------------------------------------------------------------------------------
@@ -737,7 +737,7 @@ def actions(gm: GM) -> list[Action]:
             rule="Set up camp (1 turn): the whole camp counts as one exploration turn.",
         )
     )
-    kit = next((c for c in (carrying(gm, n) for n in STABILISERS) if c is not None), None)
+    kit = next((c for c in (carrying(gm, n) for n in stabilisers(gm.content)) if c is not None), None)
     for m in gm.alive():
         if m.adv.character.condition is Condition.MORTALLY_WOUNDED:
             out.append(Action(f"stabilise:{m.id}", "stabilise", f"Stabilise {m.name}", _turn_cost(1), kit is not None,
@@ -894,7 +894,7 @@ def apply(gm: GM, action: Action) -> None:
             gm.emit("come_to", f"{m.name} comes to.", who=m.id)
         end_turn(gm, 1, "lying in the dark")
     elif kind == "stabilise":
-        found = next((c for c in (carrying(gm, n) for n in STABILISERS) if c is not None), None)
+        found = next((c for c in (carrying(gm, n) for n in stabilisers(gm.content)) if c is not None), None)
         assert found is not None
         use_up(gm, found[0], found[1])
         patient = gm.c.member(action.who or "")

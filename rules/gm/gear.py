@@ -43,3 +43,10 @@ def flagged(content: Content, flag: Flag) -> frozenset[str]:
 def carries(member: Member, content: Content, flag: Flag) -> bool:
     names = flagged(content, flag)
     return any(i.name.lower() in names for i in member.adv.inventory.items)
+
+
+def stabilisers(content: Content) -> tuple[str, ...]:
+    """The items that stabilise the mortally wounded ("with a first aid kit, medical supply or healing spell"),
+    by their item-table names (the mortal wound rules list them; the spell is not an item)."""
+    wanted = {n.lower() for n in content.tables.mortal_wound_rules.stabilise_with}
+    return tuple(i.name for i in content.items.items if i.name.lower() in wanted)
