@@ -257,10 +257,14 @@ def apply_lifepath_row(
         ch.earn_insight(row.insight)
 
 
-def roll_lifepath(
+def roll_lifepath_dice(
     adv: Adventurer, content: Content, table_id: str, rng: Random, chooser: CreationChooser
 ) -> LifepathRoll:
-    """Roll one life-path table, offer insight re-rolls, apply the row."""
+    """Roll one life-path table and offer the insight re-rolls; the row is found but not yet applied.
+
+    The first half of :func:`roll_lifepath`: a step-by-step creation shows the dice and the row here,
+    before :func:`finish_lifepath` applies the row (which may ask the chooser for attributes).
+    """
     table = content.lifepath.table(table_id)  # type: ignore[arg-type]
     expr = DiceExpr.parse(table.dice)
     dice = roll(rng, expr.count, expr.sides)
@@ -278,13 +282,28 @@ def roll_lifepath(
     total = sum(dice) + expr.bonus
     row = table.lookup(total)
     record.dice, record.roll, record.row = dice, total, row.name
+    return record
+
+
+def finish_lifepath(
+    adv: Adventurer, content: Content, record: LifepathRoll, rng: Random, chooser: CreationChooser
+) -> LifepathRoll:
+    """Apply a rolled life-path step (from :func:`roll_lifepath_dice`) and add it to the adventurer's life path."""
+    row = content.lifepath.table(record.table).lookup(record.roll)  # type: ignore[arg-type]
     apply_lifepath_row(adv, content, row, chooser, rng)
-    if table_id == "burden":
+    if record.table == "burden":
         adv.burden = row.name
-    elif table_id == "quirks":
+    elif record.table == "quirks":
         adv.quirk = row.name
     adv.lifepath.append(record)
     return record
+
+
+def roll_lifepath(
+    adv: Adventurer, content: Content, table_id: str, rng: Random, chooser: CreationChooser
+) -> LifepathRoll:
+    """Roll one life-path table, offer insight re-rolls, apply the row."""
+    return finish_lifepath(adv, content, roll_lifepath_dice(adv, content, table_id, rng, chooser), rng, chooser)
 
 
 # --- class, kit, magic -------------------------------------------------------------------------
