@@ -51,6 +51,15 @@ class Decider(Protocol):
     def choose(self, gm: GM, member: Member | None, prompt: str, options: list[str]) -> str:
         """One of ``options`` (an attribute, an affliction, an item, an alternative...)."""
 
+    # Optional hooks (a decider may have them; :class:`AutoDecider` has none, so autoplay never calls them):
+    #
+    #   before_test(gm, member, attr, reason, spec) -> dict | None
+    #       Called by :meth:`GM.test` before the dice are rolled, with the announced :class:`TestSpec`.  It may
+    #       return options announced before the roll, as :meth:`Character.test_spec` names them
+    #       (``extra_effort``, ``keep_safe``, ``burden``), and ``helper``: the id of an adventurer who helps.
+    #   after_test(gm, member, roll) -> None
+    #       Called by :meth:`GM.test` once the roll is final (the player sees the outcome).
+
 
 class AutoDecider:
     """Sensible choices: the odds' default reroll policy, wounds where dice are left, the thickest armour,
@@ -236,6 +245,25 @@ class GM:
         spec = ch.test_spec(a, in_combat=in_combat, **options)
         if dice:
             spec = spec.with_(dice=spec.dice + dice)
+        before = getattr(self.decider, "before_test", None)
+        if before is not None:
+            chosen: dict[str, Any] = dict(before(self, member, a, reason, spec) or {})
+            helper_id = chosen.pop("helper", None)
+            if helper_id and helper is None:
+                helper = self.c.member(str(helper_id))
+                chosen["help"] = True
+                chosen["helper_proficiency"] = helper.adv.character.attr(a).proficiency
+            if chosen:
+                options.update(chosen)
+                spec = ch.test_spec(a, in_combat=in_combat, **options)
+                if dice:
+                    spec = spec.with_(dice=spec.dice + dice)
+                if chosen.get("burden"):
+                    # "if you do any of these you earn an insight point" (core rules, Roll your burden)
+                    self.c.settings.setdefault("burden_used", {})[member.id] = self.c.stats.expeditions
+                    gained = ch.earn_insight(1)
+                    self.emit("insight", f"{member.name}'s burden makes it harder: +{gained} insight",
+                              who=member.id, insight=gained)  # fmt: skip
 
         roll = resolve(spec, self.rng, self.rerolls_of(member))
         v = roll.verdict
@@ -263,6 +291,9 @@ class GM:
         )
         if v.critical_failure and ch.has_trait("Bad omens"):
             self.advance_omens(1, f"{member.name}'s bad omens")
+        after = getattr(self.decider, "after_test", None)
+        if after is not None:
+            after(self, member, roll)
         return roll
 
     def rerolls_of(self, member: Member) -> Callable[[TestRoll], int | None]:
