@@ -111,6 +111,7 @@ class CombatGrid(QWidget):
         self._targeting: dict[str, list[Action]] = {}  # foe id -> every action of the acting adventurer on it
         self._flee: Action | None = None
         self._hover: Tile | None = None
+        self._cursor: Tile | None = None
         self._layout: Layout | None = None
         self._background: QPixmap | None = None
         self._background_key: object = None
@@ -166,6 +167,22 @@ class CombatGrid(QWidget):
     def tile_rect(self, tile: Tile) -> QRect:
         """The widget rectangle of a tile (for tests and overlays); empty when nothing is shown."""
         return self._layout.rect(*tile) if self._layout is not None else QRect()
+
+    def action_at(self, tile: Tile) -> Action | None:
+        """What a left click on ``tile`` takes: its move, the default attack on the enemy there, or flight."""
+        foe = self._foe_at(tile)
+        if foe is not None:
+            return self.default_attack(foe.id)
+        if tile in self._moves:
+            return self._moves[tile]
+        if self._flee is not None and self._cs is not None and tile == self._cs.exit:
+            return self._flee
+        return None
+
+    def set_cursor(self, tile: Tile | None) -> None:
+        """The keyboard cursor (arrows move it in the combat view; Enter takes :meth:`action_at` it)."""
+        self._cursor = tile
+        self.update()
 
     def default_attack(self, foe_id: str) -> Action | None:
         """The attack a click on ``foe_id`` makes: the first available one the engine listed."""
@@ -327,6 +344,10 @@ class CombatGrid(QWidget):
                 p.setPen(QPen(QColor(COLORS["paper"]), 2))
                 p.setBrush(glow)
                 p.drawRect(lay.rect(*self._hover).adjusted(1, 1, -1, -1))
+        if self._cursor is not None:
+            p.setPen(QPen(QColor(COLORS["paper"]), max(2.0, c / 12), Qt.PenStyle.DashLine))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(lay.rect(*self._cursor).adjusted(3, 3, -3, -3))
         # attack range: a blood-red reticle under every enemy a legal attack reaches
         red = QColor(COLORS["danger"])
         for foe_id in self._attacks:
@@ -443,7 +464,7 @@ class CombatGrid(QWidget):
         r = QRectF(lay.rect(*e.tile))
         ctr = r.center()
         rad = c * 0.34
-        sheet = _sheet(gm, e.monster)
+        sheet = monster_sheet(gm, e.monster)
         fill = QColor(COLORS["accent"])
         p.setPen(QPen(QColor("#e0c9a0") if e.id in self._attacks else QColor("#2a0c0c"), max(2.0, c / 14)))
         p.setBrush(fill)
@@ -594,7 +615,7 @@ class CombatGrid(QWidget):
         return ""
 
 
-def _sheet(gm: GM, monster: str) -> Monster | None:
+def monster_sheet(gm: GM, monster: str) -> Monster | None:
     try:
         return gm.content.bestiary.monster(monster)
     except KeyError:
@@ -674,4 +695,4 @@ def fighter_html(gm: GM, f: Fighter) -> str:
     return "<br>".join(rows)
 
 
-__all__ = ["CombatGrid", "Layout", "fighter_html", "foe_sheet_html", "initials"]
+__all__ = ["CombatGrid", "Layout", "fighter_html", "foe_sheet_html", "initials", "monster_sheet"]

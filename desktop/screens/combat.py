@@ -1,0 +1,595 @@
+"""The combat phase: the room's grid, the initiative order, the acting adventurer's actions, the last blows.
+
+:class:`CombatView` renders the engine's fight and emits the player's choice as an engine ``Action`` on
+:attr:`CombatView.act`; the game screen applies it and calls :meth:`CombatView.refresh` with the events.
+It holds no rule: every action, cost and reason is the engine's; every number shown comes from the
+combat state, the party's characters or the bestiary.
+
+Keys: A attack the nearest enemy in reach, D defend, O dodge, R recover/catch breath, E end the turn,
+F flee, Tab the next fast adventurer, 1–9 the numbered actions, arrows move a cursor on the grid and
+Enter / Space takes what stands under it (a move, an attack).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.theme import COLORS, serif_font, ui_font
+from desktop.widgets.action_list import ActionList
+from desktop.widgets.combat_grid import CombatGrid, monster_sheet
+
+if TYPE_CHECKING:
+    from desktop.session import Session
+    from rules.gm.combat import CombatState
+    from rules.gm.events import Action, Event
+
+#: How the acting adventurer's actions are grouped (the grid takes the moves, the bar End turn and Flee).
+GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Attack", ("attack", "reload", "feint", "intimidate")),
+    ("Manoeuvres and magic", ("manoeuvre", "cast", "pray")),
+    ("Defence and recovery", ("defend", "dodge", "recover", "breath", "fearless", "break_free")),
+    ("Allies and gear", ("help", "help_up", "stabilise", "item", "detach", "equip", "pickup", "move")),
+)
+#: Kinds aimed at one enemy: only the ones possible now are listed (plus one greyed, to say why not).
+TARGETED = ("attack", "manoeuvre", "feint")
+BAR_KINDS = ("end", "flee")
+PHASE_TEXT = {
+    "fast": "Fast adventurers act — in the order you like",
+    "enemies": "The enemies act",
+    "slow": "Slow adventurers act — in the GM's order",
+}
+_PAREN = re.compile(r"\(([^()]*)\)\s*$")
+
+
+# --- dice of the last step ----------------------------------------------------------------------------------
+
+
+def event_dice(ev: Event) -> tuple[list[int], str]:
+    """The dice an event's data holds and how they read: 'success', 'failure', 'critical', or 'plain'."""
+    data: dict[str, Any] = ev.data
+    if ev.kind == "test":
+        outcome = str(data.get("outcome", ""))
+        tone = "critical" if "critical failure" in outcome else ("success" if "success" in outcome else "failure")
+        return [int(x) for x in data.get("final", data.get("dice", []))], tone
+    for key in ("faces", "armour", "dice"):
+        faces = data.get(key)
+        if isinstance(faces, list) and faces and all(isinstance(x, int) for x in faces):
+            return [int(x) for x in faces], "plain"
+    if isinstance(data.get("face"), int):
+        return [int(data["face"])], "plain"
+    return [], "plain"
+
+
+class DiceFeed(QWidget):
+    """The last step's events, newest at the bottom, each with the dice it rolled painted beside it."""
+
+    ROW = 24
+
+    def __init__(self, rows: int = 6, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.rows = rows
+        self._lines: list[tuple[str, list[int], str, str]] = []  # text, dice, tone, kind
+        self._hidden = 0
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(self.ROW * rows + 10)
+
+    def set_events(self, events: Sequence[Event]) -> None:
+        shown = [e for e in events if not e.data.get("hidden") and e.text]
+        self._hidden = max(0, len(shown) - self.rows)
+        keep = shown[-self.rows + (1 if self._hidden else 0) :] if self._hidden else shown
+        self._lines = [(e.text, *event_dice(e), e.kind) for e in keep]
+        self.update()
+
+    def lines(self) -> list[str]:
+        return [t for t, *_ in self._lines]
+
+    def sizeHint(self) -> QSize:
+        return QSize(600, self.ROW * self.rows + 10)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), QColor(COLORS["panel"]))
+        p.setPen(QPen(QColor(COLORS["border"]), 1))
+        p.drawRect(self.rect().adjusted(0, 0, -1, -1))
+        y = 5
+        if self._hidden:
+            p.setFont(ui_font(8.5))
+            p.setPen(QColor(COLORS["muted"]))
+            p.drawText(QRectF(10, y, self.width() - 20, self.ROW), Qt.AlignmentFlag.AlignVCenter,
+                       f"… {self._hidden} earlier line{'s' if self._hidden > 1 else ''} in the log")  # fmt: skip
+            y += self.ROW
+        if not self._lines and not self._hidden:
+            p.setFont(serif_font(10, italic=True))
+            p.setPen(QColor(COLORS["muted"]))
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Steel is drawn. Choose your first move.")
+        for text, dice, tone, kind in self._lines:
+            x = 10.0
+            size = self.ROW - 6.0
+            for face in dice[:8]:
+                paint_die(p, QRectF(x, y + 3, size, size), face, tone)
+                x += size + 3
+            if dice:
+                x += 6
+            colour = {"kill": COLORS["gold"], "hit": COLORS["danger"], "harm": COLORS["danger"]}.get(
+                kind, COLORS["ink"]
+            )
+            p.setPen(QColor(colour or COLORS["ink"]))
+            p.setFont(serif_font(10, bold=kind in ("kill", "combat_end", "round")))
+            metrics = p.fontMetrics()
+            room = int(self.width() - x - 10)
+            p.drawText(QRectF(x, y, room, self.ROW), Qt.AlignmentFlag.AlignVCenter,
+                       metrics.elidedText(text, Qt.TextElideMode.ElideRight, room))  # fmt: skip
+            y += self.ROW
+        p.end()
+
+
+def paint_die(p: QPainter, r: QRectF, face: int, tone: str = "plain") -> None:
+    """One die: parchment square with its face, framed by how the roll went."""
+    frame = {"success": COLORS["gold"], "critical": COLORS["danger"], "failure": COLORS["muted"]}.get(
+        tone, COLORS["border"]
+    )
+    fill = QColor(COLORS["paper"]) if tone != "failure" else QColor("#b9ad93")
+    p.setPen(QPen(QColor(frame), 2))
+    p.setBrush(fill)
+    p.drawRoundedRect(r, 3, 3)
+    p.setPen(QColor(COLORS["paper_ink"]) if face != 1 else QColor(COLORS["accent"]))
+    p.setFont(ui_font(max(6.0, r.height() * 0.45), bold=True))
+    p.drawText(r, Qt.AlignmentFlag.AlignCenter, str(face))
+
+
+# --- the initiative order -------------------------------------------------------------------------------------
+
+
+class Pips(QWidget):
+    """Actions left as filled pips (``left`` of ``total``)."""
+
+    def __init__(self, left: int, total: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.left, self.total = left, total
+        self.setFixedSize(max(1, total) * 12 + 2, 14)
+        self.setToolTip(f"{left} action{'s' if left != 1 else ''} left")
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        for i in range(self.total):
+            on = i < self.left
+            p.setPen(QPen(QColor(COLORS["gold"]), 1.5))
+            p.setBrush(QColor(COLORS["gold"]) if on else Qt.BrushStyle.NoBrush)
+            p.drawEllipse(QPointF(7 + i * 12, 7), 4.5, 4.5)
+        p.end()
+
+
+class _Row(QWidget):
+    """One line of the initiative order; a click on it picks that fighter."""
+
+    def __init__(self, fighter_id: str, picked: Any) -> None:
+        super().__init__()
+        self.fighter_id = fighter_id
+        self._picked = picked
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._picked.emit(self.fighter_id)
+
+
+class InitiativePanel(QFrame):
+    """Fast adventurers, then the enemies, then the slow adventurers; who acts now is marked."""
+
+    picked = Signal(str)  # a fighter id clicked
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setProperty("role", "panel")
+        self._col = QVBoxLayout(self)
+        self._col.setContentsMargins(10, 8, 10, 8)
+        self._col.setSpacing(2)
+        self.rows: dict[str, QWidget] = {}
+
+    def _clear(self) -> None:
+        while self._col.count():
+            item = self._col.takeAt(0)
+            w = item.widget() if item is not None else None
+            if w is not None:
+                w.deleteLater()
+        self.rows = {}
+
+    def show_order(self, session: Session, cs: CombatState, acting: str | None, ring: dict[str, str]) -> None:
+        from rules.gm.combat_core import ACTIONS
+
+        self._clear()
+        party = {m.id: m for m in session.campaign.party}
+        fast = [f for f in cs.fighters if f.fast and not f.fled]
+        slow = [f for f in cs.fighters if not f.fast and not f.fled]
+        sections: list[tuple[str, str, list[Any]]] = [
+            ("fast", "Fast", fast),
+            ("enemies", "Enemies", [e for e in cs.foes if e.active]),
+            ("slow", "Slow", slow),
+        ]
+        for key, title, people in sections:
+            head = QLabel(title.upper() + ("   ◀ now" if cs.phase == key else ""))
+            head.setProperty("role", "gold" if cs.phase == key else "muted")
+            head.setFont(ui_font(8.5, bold=True))
+            self._col.addWidget(head)
+            if not people:
+                none = QLabel("  no one")
+                none.setProperty("role", "muted")
+                self._col.addWidget(none)
+            for who in people:
+                row = _Row(who.id, self.picked)
+                line = QHBoxLayout(row)
+                line.setContentsMargins(4, 1, 0, 1)
+                line.setSpacing(6)
+                if key == "enemies":
+                    sheet = monster_sheet(session.gm, who.monster)
+                    total = sheet.wounds if sheet is not None else 0
+                    mark = QLabel("◆")
+                    mark.setStyleSheet(f"color: {COLORS['accent']};")
+                    name = QLabel(f"{who.monster} {who.id[1:]}")
+                    state = f"wounds {who.wounds}/{total}" + (f" · AP {who.ap}" if who.ap else "")
+                    tokens = _tokens(who.shield, who.dodge, who.stun)
+                    info = QLabel(state + (f" · {tokens}" if tokens else ""))
+                    info.setProperty("role", "muted")
+                    for w in (mark, name):
+                        line.addWidget(w)
+                    line.addStretch(1)
+                    line.addWidget(info)
+                else:
+                    m = party.get(who.id)
+                    now = who.id == acting
+                    mark = QLabel("▶" if now else "●")
+                    mark.setStyleSheet(f"color: {ring.get(who.id, COLORS['gold'])};")
+                    label = m.name if m is not None else "fallen"
+                    if who.dead or m is None:
+                        label += " (dead)"
+                    elif not m.adv.character.can_act:
+                        label += f" ({m.adv.character.condition.value})"
+                    name = QLabel(label)
+                    if now:
+                        name.setProperty("role", "gold")
+                        name.setFont(ui_font(10, bold=True))
+                    tokens = _tokens(who.shield, who.dodge, who.stun)
+                    line.addWidget(mark)
+                    line.addWidget(name)
+                    line.addStretch(1)
+                    if tokens:
+                        info = QLabel(tokens)
+                        info.setProperty("role", "muted")
+                        line.addWidget(info)
+                    if not who.dead and m is not None:
+                        line.addWidget(Pips(who.actions, max(ACTIONS, who.actions)))
+                    row.setCursor(Qt.CursorShape.PointingHandCursor)
+                self.rows[who.id] = row
+                self._col.addWidget(row)
+
+
+def _tokens(shield: int, dodge: int, stun: int) -> str:
+    parts = [f"{n} {w}" for w, n in (("shield", shield), ("dodge", dodge), ("stun", stun)) if n]
+    return " · ".join(parts)
+
+
+# --- the view -------------------------------------------------------------------------------------------------------
+
+
+#: Labels longer than this lose their trailing parenthesis to the tooltip (the panel is narrow).
+SHORT = 34
+_RECOVER = re.compile(r"recover \(drop an? (\w+) token, recover 1 (\w+) fatigue\)")
+
+
+def short_label(a: Action, names: dict[str, str]) -> str:
+    """The engine's label fitted to the side panel: without the adventurer's name in front (the panel says who
+    acts), attacks as 'enemy n — weapon', long parentheses left to the tooltip (which keeps the full label)."""
+    label = a.label
+    name = names.get(a.who or "")
+    if name and label.startswith(name + ": "):
+        label = label[len(name) + 2 :]
+    m = _RECOVER.fullmatch(label)
+    if m:
+        return f"Recover: drop {m.group(1)}, +1 {m.group(2)}"
+    if a.kind == "attack" and a.target:
+        paren = _PAREN.search(label)
+        notation = f" ({paren.group(1)})" if paren else ""
+        foe = label.split(" with the ")[0].removeprefix("attack ")
+        foe = re.sub(r" \(e(\d+)\)$", r" \1", foe)
+        arm = str(a.param("arm"))
+        label = f"{foe} — {arm}"
+        if len(label + notation) <= SHORT:
+            label += notation
+    elif len(label) > SHORT:
+        label = re.sub(r" \(e(\d+)\)", r" \1", label)
+        if len(label) > SHORT and _PAREN.search(label):
+            label = _PAREN.sub("", label).rstrip()
+    return label[:1].upper() + label[1:]
+
+
+def fitted(a: Action, names: dict[str, str]) -> Action:
+    """``a`` with its short label; the full label goes first in the tooltip's rule line."""
+    short = short_label(a, names)
+    if short == a.label:
+        return a
+    rule = a.label + (f" — {a.rule}" if a.rule else "")
+    return dataclasses.replace(a, label=short, rule=rule)
+
+
+def nearest(cs: CombatState, who: str | None, actions: Sequence[Action]) -> Action | None:
+    """Of ``actions`` aimed at enemies, the one at the nearest enemy (ties: the engine's order)."""
+    try:
+        f = cs.fighter(who or "")
+    except KeyError:
+        return None
+    best: tuple[int, int] | None = None
+    pick: Action | None = None
+    for i, a in enumerate(actions):
+        try:
+            e = cs.foe(a.target or "")
+        except KeyError:
+            continue
+        key = (abs(e.x - f.x) + abs(e.y - f.y), i)
+        if best is None or key < best:
+            best, pick = key, a
+    return pick
+
+
+class CombatView(QWidget):
+    """The fight: grid on the left; round, initiative, the acting adventurer's actions on the right."""
+
+    act = Signal(object)
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._acting: str | None = None
+        self._cursor: tuple[int, int] | None = None
+        self._actions: list[Action] = []
+
+        root = QHBoxLayout(self)
+        root.setContentsMargins(8, 8, 8, 8)
+        root.setSpacing(10)
+
+        left = QVBoxLayout()
+        left.setSpacing(6)
+        self.grid = CombatGrid(self)
+        self.grid.chosen.connect(self._choose)
+        self.grid.selected.connect(self._pick)
+        left.addWidget(self.grid, 1)
+        self.hint = QLabel()
+        self.hint.setProperty("role", "muted")
+        self.hint.setWordWrap(True)
+        left.addWidget(self.hint)
+        self.feed = DiceFeed(5, self)
+        left.addWidget(self.feed)
+        root.addLayout(left, 1)
+
+        side = QFrame(self)
+        side.setProperty("role", "panel")
+        side.setFixedWidth(440)
+        col = QVBoxLayout(side)
+        col.setContentsMargins(12, 10, 12, 10)
+        col.setSpacing(6)
+        self.title = QLabel("Combat")
+        self.title.setProperty("role", "title")
+        self.subtitle = QLabel()
+        self.subtitle.setProperty("role", "subtitle")
+        self.subtitle.setWordWrap(True)
+        col.addWidget(self.title)
+        col.addWidget(self.subtitle)
+        self.order = InitiativePanel(side)
+        self.order.picked.connect(self._pick)
+        col.addWidget(self.order)
+        self.who = QLabel()
+        self.who.setProperty("role", "heading")
+        self.who.setWordWrap(True)
+        col.addWidget(self.who)
+        self.list = ActionList(side)
+        self.list.chosen.connect(self._choose)
+        col.addWidget(self.list, 1)
+        bar = QHBoxLayout()
+        self.flee_button = QPushButton("Flee  [F]")
+        self.flee_button.setProperty("role", "danger")
+        self.flee_button.clicked.connect(lambda: self._bar("flee"))
+        self.end_button = QPushButton("End turn  [E]")
+        self.end_button.setProperty("role", "primary")
+        self.end_button.clicked.connect(lambda: self._bar("end"))
+        bar.addWidget(self.flee_button)
+        bar.addWidget(self.end_button, 1)
+        col.addLayout(bar)
+        root.addWidget(side)
+
+    # --- refreshing ------------------------------------------------------------------------------------------
+
+    @property
+    def acting(self) -> str | None:
+        """The adventurer whose actions are shown."""
+        return self._acting
+
+    def refresh(self, events: list[Event]) -> None:
+        cs = self.session.campaign.combat
+        if events:
+            self.feed.set_events(events)
+        if cs is None:
+            self._actions = []
+            self.title.setText("The fight is over")
+            self.subtitle.setText("")
+            self.list.set_actions([])
+            self.end_button.setEnabled(False)
+            self.flee_button.setEnabled(False)
+            return
+        self._actions = self.session.actions()
+        whos = [a.who for a in self._actions if a.available and a.who]
+        if self._acting not in whos:
+            self._acting = whos[0] if whos else None
+            self._cursor = None
+        self._render(cs)
+
+    def _render(self, cs: CombatState) -> None:
+        names = {m.id: m.name for m in self.session.campaign.party}
+        self.title.setText(f"Round {cs.round}")
+        sub = PHASE_TEXT.get(cs.phase, cs.phase)
+        if cs.surprise == "party" and cs.round == 1:
+            sub += " · the enemies are caught unaware"
+        elif cs.surprise == "enemies" and cs.round == 1:
+            sub += " · ambushed!"
+        self.subtitle.setText(sub)
+        self.grid.set_state(self.session.gm, self._actions, self._acting)
+        self.order.show_order(self.session, cs, self._acting, {f.id: self.grid.ring_color(f.id) for f in cs.fighters})
+        mine = [a for a in self._actions if a.who == self._acting] if self._acting else []
+        if self._acting is None:
+            self.who.setText("No one can act.")
+        else:
+            f = cs.fighter(self._acting)
+            left = f"{f.actions} action{'s' if f.actions != 1 else ''} left"
+            self.who.setText(f"{names.get(self._acting, self._acting)} — {left}")
+        shown = self._listed(mine, names, cs)
+        self.list.set_actions(shown, groups=GROUPS)
+        end = next((a for a in mine if a.kind == "end"), None)
+        flee = next((a for a in mine if a.kind == "flee"), None)
+        self.end_button.setEnabled(end is not None and end.available)
+        self.flee_button.setEnabled(flee is not None and flee.available)
+        self.flee_button.setToolTip(
+            (flee.rule + ("" if flee.available else f"<br><i>Not now: {flee.reason}</i>")) if flee else "No way out."
+        )
+        moves = [a for a in mine if a.kind == "move"]
+        reach = sum(1 for a in moves if a.available and a.param("x") is not None)
+        if reach:
+            hint = (
+                f"Click a gold tile to move ({moves[0].cost}); click a marked enemy to attack it, right-click for more."
+            )
+        else:
+            why = next((a.reason for a in moves if a.reason), None)
+            hint = f"No move now{': ' + why if why else ''}. Click a marked enemy to attack it."
+        if len(set(a.who for a in self._actions if a.available)) > 1:
+            hint += " Tab or a click on an adventurer: who acts next."
+        self.hint.setText(hint)
+
+    def _listed(self, mine: list[Action], names: dict[str, str], cs: CombatState) -> list[Action]:
+        """The acting adventurer's actions for the list: targeted ones only when possible (else one, greyed, to
+        say why), moves only when none is possible (the grid shows them), End turn and Flee in the bar."""
+        out: list[Action] = []
+        for kind in TARGETED:
+            of_kind = [a for a in mine if a.kind == kind and a.target]
+            ok = [a for a in of_kind if a.available]
+            if ok:
+                out += ok
+            elif of_kind and kind == "attack":
+                out.append(nearest(cs, self._acting, of_kind) or of_kind[0])
+        for a in mine:
+            if a.kind in BAR_KINDS or (a.kind in TARGETED and a.target):
+                continue
+            if a.kind == "move" and (a.param("x") is not None or a.available):
+                continue
+            out.append(a)
+        shown = [fitted(a, names) for a in out]
+        counts: dict[str, int] = {}
+        for a in shown:
+            counts[a.label] = counts.get(a.label, 0) + 1
+        # two actions that would read alike keep their full labels
+        return [a if counts[a.label] == 1 else b for a, b in zip(shown, out, strict=True)]
+
+    # --- choosing ------------------------------------------------------------------------------------------------
+
+    def _choose(self, action: Action) -> None:
+        if action.available:
+            self.act.emit(action)
+
+    def _pick(self, fighter_id: str) -> None:
+        if any(a.who == fighter_id and a.available for a in self._actions) and fighter_id != self._acting:
+            self._acting = fighter_id
+            self._cursor = None
+            cs = self.session.campaign.combat
+            if cs is not None:
+                self._render(cs)
+
+    def _bar(self, kind: str) -> None:
+        a = next((a for a in self._actions if a.who == self._acting and a.kind == kind and a.available), None)
+        if a is not None:
+            self.act.emit(a)
+
+    def _first(self, *kinds: str) -> Action | None:
+        for kind in kinds:
+            a = next((a for a in self._actions if a.who == self._acting and a.kind == kind and a.available), None)
+            if a is not None:
+                return a
+        return None
+
+    def attack_nearest(self) -> Action | None:
+        """The attack the A key makes: on the nearest enemy a legal attack reaches."""
+        cs = self.session.campaign.combat
+        if cs is None:
+            return None
+        ok = [a for a in self._actions if a.who == self._acting and a.kind == "attack" and a.available]
+        return nearest(cs, self._acting, ok)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        cs = self.session.campaign.combat
+        chosen: Action | None = None
+        if key == Qt.Key.Key_A:
+            chosen = self.attack_nearest()
+        elif key == Qt.Key.Key_D:
+            chosen = self._first("defend")
+        elif key == Qt.Key.Key_O:
+            chosen = self._first("dodge")
+        elif key == Qt.Key.Key_R:
+            chosen = self._first("recover", "breath")
+        elif key == Qt.Key.Key_E:
+            chosen = self._first("end")
+        elif key == Qt.Key.Key_F:
+            chosen = self._first("flee")
+        elif key == Qt.Key.Key_Tab:
+            whos = list(dict.fromkeys(a.who for a in self._actions if a.available and a.who))
+            if len(whos) > 1 and self._acting in whos:
+                self._pick(whos[(whos.index(self._acting) + 1) % len(whos)])
+            event.accept()
+            return
+        elif Qt.Key.Key_1 <= key <= Qt.Key.Key_9:
+            self.list.trigger(key - Qt.Key.Key_0)
+            event.accept()
+            return
+        elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down) and cs is not None:
+            self._move_cursor(cs, key)
+            event.accept()
+            return
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and self._cursor is not None:
+            chosen = self.grid.action_at(self._cursor)
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+        if chosen is not None:
+            self.act.emit(chosen)
+
+    def _move_cursor(self, cs: CombatState, key: int) -> None:
+        if self._cursor is None:
+            try:
+                f = cs.fighter(self._acting or "")
+            except KeyError:
+                return
+            self._cursor = f.tile
+        dx, dy = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1)}[
+            Qt.Key(key)
+        ]
+        nxt = (self._cursor[0] + dx, self._cursor[1] + dy)
+        if nxt in set(cs.tiles):
+            self._cursor = nxt
+        self.grid.set_cursor(self._cursor)
+
+    @property
+    def key_cursor(self) -> tuple[int, int] | None:
+        """The tile the arrow keys point at (None until an arrow is pressed)."""
+        return self._cursor
