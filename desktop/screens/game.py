@@ -1,0 +1,435 @@
+"""The game screen: the top bar, the party, the phase view of the moment, and the GM's log.
+
+``GameScreen(session, settings)`` holds one view per phase in a stack switched by ``session.phase``
+(exploration, combat, camp, interlude; a plain list of the legal actions for a phase whose view is not
+there), connects every view's ``act`` signal to :meth:`GameScreen.play`, which runs the action through the
+session (one saved step), shows a refused action in a message box, and refreshes everything from the
+step's events.  When the campaign is over it shows the end: escaped or perished, and the roster.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING, Any, Protocol
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.widgets.action_list import ActionList
+from desktop.widgets.log_view import LogView
+from desktop.widgets.party_panel import PartyPanel
+from rules.checks import RuleError
+from rules.gm.state import Phase
+
+if TYPE_CHECKING:
+    from desktop.session import Session
+    from desktop.settings import Settings
+    from rules.gm.events import Action, Event
+
+
+class PhaseView(Protocol):
+    def refresh(self, events: list[Event]) -> None: ...
+
+
+class GenericView(QWidget):
+    """A phase's legal actions as a plain list: the game stays playable where a screen is missing."""
+
+    act = Signal(object)
+
+    def __init__(self, session: Session, title: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        col = QVBoxLayout(self)
+        col.setContentsMargins(12, 10, 12, 10)
+        self.title = QLabel(title)
+        self.title.setProperty("role", "subtitle")
+        col.addWidget(self.title)
+        self.actions_list = ActionList(self)
+        self.actions_list.setObjectName("generic_actions")
+        self.actions_list.chosen.connect(self.act.emit)
+        col.addWidget(self.actions_list, 1)
+
+    def refresh(self, events: list[Event]) -> None:
+        self.actions_list.set_actions(self.session.actions())
+
+    def trigger_number(self, n: int) -> bool:
+        return self.actions_list.trigger(n)
+
+
+class OverView(QWidget):
+    """The end of the campaign: escaped or perished, and everyone who was part of it."""
+
+    to_menu = Signal()
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        col = QVBoxLayout(self)
+        col.setContentsMargins(40, 30, 40, 30)
+        col.setSpacing(12)
+        self.title = QLabel()
+        self.title.setProperty("role", "title")
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.subtitle = QLabel()
+        self.subtitle.setProperty("role", "subtitle")
+        self.subtitle.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.subtitle.setWordWrap(True)
+        self.roster = QLabel()
+        self.roster.setTextFormat(Qt.TextFormat.RichText)
+        self.roster.setWordWrap(True)
+        self.roster.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter)
+        frame = QFrame()
+        frame.setProperty("role", "panel")
+        fl = QVBoxLayout(frame)
+        fl.setContentsMargins(20, 16, 20, 16)
+        fl.addWidget(self.roster)
+        back = QPushButton("Back to the main menu")
+        back.setProperty("role", "primary")
+        back.setObjectName("back_to_menu")
+        back.clicked.connect(self.to_menu.emit)
+        col.addStretch(1)
+        col.addWidget(self.title)
+        col.addWidget(self.subtitle)
+        col.addWidget(frame)
+        col.addWidget(back, 0, Qt.AlignmentFlag.AlignHCenter)
+        col.addStretch(2)
+
+    def refresh(self, events: list[Event]) -> None:
+        c = self.session.campaign
+        outcome = c.outcome or "over"
+        self.title.setText({"escaped": "Passage Off Blacksalt", "perished": "The Island Keeps Them"}.get(
+            outcome, "The Campaign Is Over"))  # fmt: skip
+        self.subtitle.setText(
+            {
+                "escaped": f"After {c.day} days the survivors sail away with {c.silver} silver.",
+                "perished": f"No one is left. Day {c.day}.",
+            }.get(outcome, f"Day {c.day}.")
+        )
+        rows = []
+        for title, members in (("The survivors", c.party), ("The fallen", c.fallen), ("Retired", c.retired)):
+            if not members:
+                continue
+            rows.append(f"<h3 style='color:#b08d57'>{title}</h3>")
+            for m in members:
+                fate = f" — <i>{escape(m.fate)}</i>" if m.fate else ""
+                rows.append(f"<p>{escape(m.name)} ({escape(m.adv.klass or 'adventurer')}){fate}</p>")
+        st = c.stats
+        rows.append(f"<p style='color:#9c907a'>{st.expeditions} expeditions · {st.combats} fights · "
+                    f"{st.deaths} deaths · {st.interlude_days} days in town</p>")  # fmt: skip
+        self.roster.setText("".join(rows))
+
+
+def _phase_views(session: Session, parent: QWidget) -> dict[Phase, QWidget]:
+    """A view per phase: the real ones where their modules exist, the plain list otherwise."""
+    views: dict[Phase, QWidget] = {}
+    specs: list[tuple[Phase, str, str, str]] = [
+        (Phase.EXPLORATION, "desktop.screens.expedition", "ExplorationView", "Exploration"),
+        (Phase.COMBAT, "desktop.screens.combat", "CombatView", "Combat"),
+        (Phase.CAMP, "desktop.screens.camp", "CampView", "Camp"),
+        (Phase.INTERLUDE, "desktop.screens.interlude", "InterludeView", "Interlude"),
+    ]
+    import importlib
+
+    for phase, module, name, title in specs:
+        view: QWidget | None = None
+        try:
+            cls = getattr(importlib.import_module(module), name)
+            view = cls(session, parent)
+        except (ImportError, AttributeError):
+            view = None
+        views[phase] = view if view is not None else GenericView(session, title, parent)
+    return views
+
+
+class GameScreen(QWidget):
+    """The whole game while a campaign is open.  Emits :attr:`quit_to_menu` when the player leaves."""
+
+    quit_to_menu = Signal()
+    chronicle_requested = Signal()
+    stepped = Signal(object)  # the events of each step, after the screen refreshed
+
+    def __init__(self, session: Session, settings: Settings | None = None, parent: QWidget | None = None, *,
+                 decider: Any = None) -> None:  # fmt: skip
+        super().__init__(parent)
+        from desktop.settings import Settings
+
+        self.session = session
+        self.settings = settings if settings is not None else Settings()
+        self.setProperty("role", "screen")
+        self.setObjectName("game_screen")
+        self._busy = False
+        if decider is None:
+            from desktop.decider import QtDecider
+
+            decider = QtDecider(self.settings, parent=self)
+        self.decider = decider
+        session.gm.decider = decider
+
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(8, 6, 8, 8)
+        outer.setSpacing(6)
+        outer.addWidget(self._top_bar())
+
+        self.party = PartyPanel(session, self)
+        self.party.setFixedWidth(290)
+        self.stack = QStackedWidget(self)
+        self.stack.setObjectName("phase_stack")
+        self.views = _phase_views(session, self.stack)
+        for view in self.views.values():
+            # a view too wide for the window is squeezed rather than widening the whole screen past 1280 px
+            view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+            self.stack.addWidget(view)
+            act = getattr(view, "act", None)
+            if act is not None:
+                act.connect(self.play)
+        self.over = OverView(session, self.stack)
+        self.over.to_menu.connect(self.leave)
+        self.stack.addWidget(self.over)
+
+        self.log = LogView(self)
+        self.log.setMinimumHeight(120)
+        self.log.set_history(session.log())
+
+        centre = QSplitter(Qt.Orientation.Vertical, self)
+        centre.addWidget(self.stack)
+        centre.addWidget(self.log)
+        centre.setStretchFactor(0, 4)
+        centre.setStretchFactor(1, 1)
+        centre.setSizes([500, 170])
+        centre.setChildrenCollapsible(False)
+        self.centre = centre
+        body = QHBoxLayout()
+        body.setSpacing(8)
+        body.addWidget(self.party)
+        body.addWidget(centre, 1)
+        outer.addLayout(body, 1)
+        self._shortcuts()
+        self.refresh([])
+
+    # --- the top bar ---------------------------------------------------------------------------------------
+
+    def _top_bar(self) -> QFrame:
+        bar = QFrame(self)
+        bar.setProperty("role", "panel")
+        bar.setObjectName("top_bar")
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(12, 6, 8, 6)
+        row.setSpacing(14)
+        self.place_label = QLabel()
+        self.place_label.setProperty("role", "heading")
+        self.place_label.setObjectName("place")
+        self.place_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.place_label.setMinimumWidth(200)
+        self.day_label = QLabel()
+        self.day_label.setProperty("role", "muted")
+        self.day_label.setObjectName("day")
+        self.silver_label = QLabel()
+        self.silver_label.setProperty("role", "gold")
+        self.silver_label.setObjectName("silver_goal")
+        row.addWidget(self.place_label, 1)
+        row.addWidget(self.day_label)
+        row.addWidget(self.silver_label)
+        self.inventory_button = QPushButton("Inventory")
+        self.inventory_button.setToolTip("The party's trappings (I)")
+        self.inventory_button.clicked.connect(self.show_inventory)
+        self.chronicle_button = QPushButton("Chronicle")
+        self.chronicle_button.setToolTip("The campaign's whole log")
+        self.chronicle_button.clicked.connect(self.show_chronicle)
+        self.menu_button = QToolButton()
+        self.menu_button.setText("Menu")
+        self.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.menu_button)
+        self.autoplay_action = menu.addAction("Let the GM play one step")
+        self.autoplay_action.setShortcut(QKeySequence("Ctrl+G"))
+        self.autoplay_action.setToolTip("The automated GM chooses the next action for the party.")
+        self.autoplay_action.triggered.connect(self.autoplay)
+        menu.addSeparator()
+        self.menu_quit = menu.addAction("Save and return to the main menu")
+        self.menu_quit.triggered.connect(self.leave)
+        self.menu_button.setMenu(menu)
+        self.addAction(self.autoplay_action)
+        for b in (self.inventory_button, self.chronicle_button):
+            row.addWidget(b)
+        row.addWidget(self.menu_button)
+        return bar
+
+    def _shortcuts(self) -> None:
+        for n in range(1, 10):
+            sc = QShortcut(QKeySequence(str(n)), self)
+            sc.activated.connect(lambda n=n: self.trigger_number(n))
+        QShortcut(QKeySequence("I"), self).activated.connect(self.show_inventory)
+        QShortcut(QKeySequence("L"), self).activated.connect(self.focus_log)
+        QShortcut(QKeySequence("M"), self).activated.connect(self.centre_map)
+
+    def refresh_top(self) -> None:
+        c = self.session.campaign
+        if c.expedition is not None:
+            loc = c.locations.get(c.expedition.location)
+            where = loc.title if loc is not None else c.expedition.location
+        else:
+            where = c.settlement
+        names = ", ".join(m.name.split()[0] for m in c.party) or "no one"
+        self.place_label.setText(where)
+        self.place_label.setToolTip(f"The party: {', '.join(m.name for m in c.party)}")
+        self.day_label.setText(f"Day {c.day} · {names}")
+        self.silver_label.setText(f"{c.silver} / {c.goal_silver} silver for passage")
+        self.silver_label.setToolTip("Saving this much silver (the party's total) buys passage off Blacksalt.")
+
+    # --- playing -------------------------------------------------------------------------------------------
+
+    def current_view(self) -> QWidget | None:
+        return self.stack.currentWidget()
+
+    def play(self, action: Action) -> list[Event]:
+        """Run ``action`` (one saved step); a refused one is shown in a message box and changes nothing."""
+        if self._busy:
+            return []
+        self._busy = True
+        try:
+            events = self.session.apply(action)
+        except (RuleError, ValueError, KeyError) as exc:
+            self._busy = False
+            self._finish_decider()
+            QMessageBox.warning(self, "Not possible", str(exc) or "The GM refuses that.")
+            self.refresh([])
+            return []
+        except Exception as exc:  # a save that cannot be written, a bug: a dialog, never a traceback
+            self._busy = False
+            self._finish_decider()
+            QMessageBox.critical(self, "Something went wrong", f"The step could not be completed:\n\n{exc}")
+            self.refresh([])
+            return []
+        self._busy = False
+        self._finish_decider()
+        self.log.append_events(events)
+        self.refresh(events)
+        self.stepped.emit(events)
+        return events
+
+    def autoplay(self) -> list[Event]:
+        """The GM chooses and plays the next action (its own decider answers every question)."""
+        if self._busy or self.session.phase is Phase.OVER:
+            return []
+        from rules.gm.engine import AutoDecider
+
+        self._busy = True
+        gm = self.session.gm
+        before = gm.decider
+        gm.decider = AutoDecider()
+        try:
+            events = self.session.autoplay()
+        except Exception as exc:
+            QMessageBox.critical(self, "The GM stumbles", str(exc))
+            events = []
+        finally:
+            gm.decider = before
+            self._busy = False
+        self.log.append_events(events)
+        self.refresh(events)
+        self.stepped.emit(events)
+        return events
+
+    def _finish_decider(self) -> None:
+        finish = getattr(self.decider, "finish", None)
+        if finish is not None:
+            finish()
+
+    def refresh(self, events: list[Event]) -> None:
+        """Show the phase of the moment and redraw everything from the campaign."""
+        self.refresh_top()
+        self.party.refresh()
+        phase = self.session.phase
+        view = self.over if phase is Phase.OVER else self.views.get(phase)
+        if view is None:
+            return
+        if self.stack.currentWidget() is not view:
+            self.stack.setCurrentWidget(view)
+        refresh = getattr(view, "refresh", None)
+        if refresh is not None:
+            refresh(events)
+        self.autoplay_action.setEnabled(phase is not Phase.OVER)
+
+    def trigger_number(self, n: int) -> bool:
+        view = self.current_view()
+        trig = getattr(view, "trigger_number", None)
+        return bool(trig(n)) if trig is not None else False
+
+    # --- the bar's buttons ---------------------------------------------------------------------------------
+
+    def show_inventory(self) -> None:
+        """Each adventurer's trappings in a dialog (the inventory view, one tab each)."""
+        dlg = QDialog(self)
+        dlg.setWindowTitle("Inventory")
+        dlg.setObjectName("inventory_dialog")
+        dlg.resize(900, 600)
+        col = QVBoxLayout(dlg)
+        tabs = QTabWidget(dlg)
+        for m in self.session.campaign.party:
+            tabs.addTab(self._inventory_page(m.id), m.name)
+        col.addWidget(tabs, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(dlg.reject)
+        col.addWidget(buttons)
+        self._inventory_dialog = dlg
+        dlg.exec()
+        self.refresh([])
+
+    def _inventory_page(self, member_id: str) -> QWidget:
+        try:
+            from desktop.widgets.inventory import InventoryView
+
+            view: QWidget = InventoryView(self.session, member_id)
+            return view
+        except ImportError:
+            m = self.session.campaign.member(member_id)
+            inv = m.adv.inventory
+            lines = [f"<b>{escape(i.name)}</b> — {escape(i.place)}" + (f" (Ud{i.usage})" if i.usage else "")
+                     + (f" ×{i.count}" if i.count != 1 else "") for i in inv.items]  # fmt: skip
+            label = QLabel("<br>".join(lines) or "Nothing carried.")
+            label.setTextFormat(Qt.TextFormat.RichText)
+            label.setAlignment(Qt.AlignmentFlag.AlignTop)
+            label.setWordWrap(True)
+            return label
+
+    def show_chronicle(self) -> None:
+        if self.receivers("2chronicle_requested()") > 0:
+            self.chronicle_requested.emit()
+            return
+        dlg = QDialog(self)
+        dlg.setWindowTitle("Chronicle")
+        dlg.resize(800, 600)
+        col = QVBoxLayout(dlg)
+        view = LogView(dlg)
+        view.set_history(self.session.log(), limit=5000)
+        col.addWidget(view)
+        dlg.exec()
+
+    def focus_log(self) -> None:
+        self.log.setFocus()
+        self.log.scroll_to_end()
+
+    def centre_map(self) -> None:
+        centre = getattr(self.current_view(), "centre_map", None)
+        if centre is not None:
+            centre()
+
+    def leave(self) -> None:
+        """Back to the menu; the campaign was saved at its last step already."""
+        self.quit_to_menu.emit()

@@ -1,0 +1,199 @@
+"""Buttons for a list of engine :class:`~rules.gm.events.Action`\\ s: the label, the cost, the reason.
+
+Every number shown comes from the action itself: its ``cost`` (turns, actions, silver, items) and, when it
+cannot be taken now, its ``reason`` (the button is greyed and the reason is its tooltip).  The available
+actions are numbered 1, 2, 3... in the order shown, so a screen can bind the number keys to :meth:`trigger`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+if TYPE_CHECKING:
+    from rules.gm.events import Action
+
+#: (group title, the action kinds in it); an action of a kind no group names goes to the last group.
+Groups = Sequence[tuple[str, Sequence[str]]]
+
+
+def cost_text(action: Action) -> str:
+    """The action's cost as the engine states it ("1 turn", "2 actions", "free")."""
+    return str(action.cost)
+
+
+def tooltip(action: Action) -> str:
+    """What a button's tooltip says: the full label, the cost, the rule quoted, and why not now."""
+    parts = [f"<b>{_esc(action.label)}</b>", f"Cost: {_esc(cost_text(action))}"]
+    if action.rule:
+        parts.append(f"<i>{_esc(action.rule)}</i>")
+    if not action.available:
+        parts.append(f"<span style='color:#8e1b1b'>Not now: {_esc(action.reason or 'not possible')}</span>")
+    return "<br>".join(parts)
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class ActionButton(QPushButton):
+    """One action: its number key, label on the left, cost on the right (gold), greyed when unavailable."""
+
+    def __init__(self, action: Action, number: int | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.action = action
+        self.number = number
+        self.setObjectName(f"action:{action.id}")
+        self.setProperty("action_id", action.id)
+        self.setEnabled(action.available)
+        self.setToolTip(tooltip(action))
+        self.setCursor(Qt.CursorShape.PointingHandCursor if action.available else Qt.CursorShape.ArrowCursor)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(10, 4, 10, 4)
+        row.setSpacing(8)
+        self.key_label = QLabel(str(number) if number is not None else "")
+        self.key_label.setFixedWidth(16)
+        self.key_label.setProperty("role", "gold")
+        self.text_label = QLabel(action.label)
+        self.text_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.cost_label = QLabel(cost_text(action))
+        self.cost_label.setProperty("role", "gold" if action.available else "muted")
+        self.cost_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        for lab in (self.key_label, self.text_label, self.cost_label):
+            lab.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+            row.addWidget(lab)
+        row.setStretch(1, 1)
+        if not action.available:
+            self.text_label.setProperty("role", "muted")
+
+    def sizeHint(self) -> QSize:
+        lay = self.layout()
+        h = lay.sizeHint().height() if lay is not None else 30
+        return QSize(260, max(30, h))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(160, self.sizeHint().height())
+
+
+class ActionList(QWidget):
+    """A scrollable column of action buttons, optionally grouped under headings.  Emits :attr:`chosen`."""
+
+    chosen = Signal(object)  # the Action clicked (or triggered by its number)
+
+    def __init__(self, parent: QWidget | None = None, *, numbered: bool = True, show_unavailable: bool = True) -> None:
+        super().__init__(parent)
+        self.numbered = numbered
+        self.show_unavailable = show_unavailable
+        self._actions: list[Action] = []
+        self._buttons: list[ActionButton] = []
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.scroller = QScrollArea(self)
+        self.scroller.setWidgetResizable(True)
+        self.scroller.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        outer.addWidget(self.scroller)
+        self.empty = QLabel("Nothing to do here.")
+        self.empty.setProperty("role", "muted")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._inner: QWidget | None = None
+        self._rebuild([], None, None)
+
+    # --- contents ----------------------------------------------------------------------------------------
+
+    def set_actions(self, actions: Sequence[Action], kinds: Sequence[str] | None = None,
+                    groups: Groups | None = None) -> None:  # fmt: skip
+        """Show ``actions`` (only those of ``kinds`` when given), under ``groups`` headings when given."""
+        shown = [a for a in actions if (kinds is None or a.kind in kinds) and (self.show_unavailable or a.available)]
+        self._rebuild(shown, kinds, groups)
+
+    def _rebuild(self, actions: list[Action], kinds: Sequence[str] | None, groups: Groups | None) -> None:
+        self._actions = list(actions)
+        self._buttons = []
+        inner = QWidget()
+        col = QVBoxLayout(inner)
+        col.setContentsMargins(2, 2, 6, 2)
+        col.setSpacing(4)
+        sections: list[tuple[str, list[Action]]]
+        if groups:
+            known = {k for _, ks in groups for k in ks}
+            sections = [(title, [a for a in actions if a.kind in ks]) for title, ks in groups]
+            rest = [a for a in actions if a.kind not in known]
+            if rest:
+                if sections:
+                    sections[-1] = (sections[-1][0], sections[-1][1] + rest)
+                else:
+                    sections.append(("", rest))
+        else:
+            sections = [("", list(actions))]
+        number = 0
+        ordered: list[Action] = []
+        for title, acts in sections:
+            if not acts:
+                continue
+            if title:
+                head = QLabel(title.upper())
+                head.setProperty("role", "gold")
+                head.setObjectName("group_heading")
+                head.setContentsMargins(2, 8 if ordered else 0, 0, 0)
+                col.addWidget(head)
+            for a in acts:
+                n: int | None = None
+                if a.available and self.numbered:
+                    number += 1
+                    n = number if number <= 9 else None
+                btn = ActionButton(a, n, inner)
+                btn.clicked.connect(lambda _=False, act=a: self._choose(act))
+                col.addWidget(btn)
+                self._buttons.append(btn)
+                ordered.append(a)
+        if not ordered:
+            self.empty = QLabel("Nothing to do here.")
+            self.empty.setProperty("role", "muted")
+            self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            col.addWidget(self.empty)
+        col.addStretch(1)
+        self._actions = ordered
+        self.scroller.setWidget(inner)
+        self._inner = inner
+
+    # --- reading and driving -------------------------------------------------------------------------------
+
+    def shown_actions(self) -> list[Action]:
+        """The actions shown, in display order."""
+        return list(self._actions)
+
+    def buttons(self) -> list[ActionButton]:
+        return list(self._buttons)
+
+    def button_for(self, action_id: str) -> ActionButton | None:
+        return next((b for b in self._buttons if b.action.id == action_id), None)
+
+    def numbered_actions(self) -> list[Action]:
+        """The actions the number keys 1–9 take, in order."""
+        return [b.action for b in self._buttons if b.number is not None]
+
+    def trigger(self, number: int) -> bool:
+        """Take the action numbered ``number`` (1-based); False when there is none."""
+        for b in self._buttons:
+            if b.number == number and b.isEnabled():
+                self._choose(b.action)
+                return True
+        return False
+
+    def _choose(self, action: Action) -> None:
+        if action.available:
+            self.chosen.emit(action)
