@@ -843,7 +843,17 @@ class CharacterSheet(QFrame):
             rows.append(row("Prayers", ", ".join(adv.prayers.memorised) or "—"))
         if b.class_done:
             rows.append(row("Inventory", inventory_html(adv)))
-        self.body.setText(f"<table cellspacing=2>{''.join(rows)}</table>")
+        notes = []
+        for s in b.steps:
+            if s.status == "done" and s.row is not None and s.table.id in ("burden", "quirks"):
+                notes.append(f"<b>{s.row.name}.</b> {s.row.text}")
+        notes += adv.notes
+        tail = ""
+        if notes:
+            tail = f"<p style='margin-top:8px; color:{red}'><b>Notes</b></p>" + "".join(
+                f"<p style='margin:2px 0'><i>{n}</i></p>" for n in notes
+            )
+        self.body.setText(f"<table cellspacing=2>{''.join(rows)}</table>{tail}")
 
 
 def inventory_lines(adv: Adventurer) -> list[tuple[str, str]]:
