@@ -150,6 +150,13 @@ class DieWidget(QAbstractButton):
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(pip)
         rad = r.width() * 0.085
+        if self.face == 0:
+            p.setPen(QColor(c["muted"]))
+            f = p.font()
+            f.setPointSizeF(16)
+            f.setBold(True)
+            p.setFont(f)
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, "?")
         for fx, fy in PIPS.get(self.face, []):
             p.drawEllipse(QPointF(r.left() + fx * r.width(), r.top() + fy * r.height()), rad, rad)
         if self.face in tire and not (self.spec is not None and self.spec.check):
@@ -331,8 +338,21 @@ class DiceTray(QDialog):
         self.help_combo.setVisible(bool(helpers) and make_spec is not None)
         self.help_combo.setEnabled("help" not in unavailable)
         self._show_spec(spec)
+        self._blank_dice(spec)
         self.status.setText("Announce your options, then roll.")
         self._set_stage("before")
+
+    def _blank_dice(self, spec: TestSpec) -> None:
+        """The dice about to be rolled, face down."""
+        self._clear_dice()
+        self.dice_row.takeAt(self.dice_row.count() - 1)
+        for i in list(range(spec.main_dice)) + ([-1] if spec.helper_die else []):
+            d = DieWidget(i, 0, self)
+            d.spec = spec
+            d.set_clickable(False)
+            self.dice_row.addWidget(d)
+            self.dice.append(d)
+        self.dice_row.addStretch(1)
 
     def chosen_options(self) -> dict[str, Any]:
         out: dict[str, Any] = {k: True for k, cb in self.option_checks.items() if cb.isChecked() and cb.isEnabled()}
@@ -353,6 +373,7 @@ class DiceTray(QDialog):
         self.roll_button.setEnabled(True)
         self.status.setText("Announce your options, then roll.")
         self._show_spec(spec)
+        self._blank_dice(spec)
 
     def _show_spec(self, spec: TestSpec) -> None:
         self.pool.setText(describe_spec(spec))
@@ -377,7 +398,7 @@ class DiceTray(QDialog):
         if title is not None:
             self.title.setText(title)
         faces = list(test.main) + ([test.helper] if test.helper is not None else [])
-        previous = self._last_faces if len(self._last_faces) == len(faces) else []
+        previous = self._last_faces if len(self._last_faces) == len(faces) and all(self._last_faces) else []
         self._clear_dice()
         self.dice_row.takeAt(self.dice_row.count() - 1)  # the stretch
         indices = list(range(len(test.main))) + ([-1] if test.helper is not None else [])
