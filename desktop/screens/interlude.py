@@ -690,15 +690,30 @@ class InterludeView(QWidget):
         self._filter_shop()
         self.shop_table.verticalScrollBar().setValue(self._shop_scroll)
 
-    def _setup_table(self, headers: list[str]) -> None:
+    def _setup_table(self, headers: list[str], stretch: int = 0, buttons: int = 0) -> None:
+        """Columns sized to their contents, ``stretch`` taking the rest, the last ``buttons`` columns fixed."""
         t = self.shop_table
         t.clear()
+        for col in range(t.columnCount()):
+            t.setColumnHidden(col, False)
         t.setColumnCount(len(headers))
         t.setHorizontalHeaderLabels(headers)
         hh = t.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        hh.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+        for col in range(len(headers) - buttons, len(headers)):
+            hh.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
+            t.setColumnWidth(col, 96)
+        t.verticalHeader().setDefaultSectionSize(34)
         t.setRowCount(0)
+
+    def _cell_button(self, row: int, col: int, button: QAbstractButton) -> None:
+        holder = QWidget()
+        lay = QHBoxLayout(holder)
+        lay.setContentsMargins(3, 2, 3, 2)
+        button.setStyleSheet("padding: 1px 8px; min-height: 0;")
+        lay.addWidget(button)
+        self.shop_table.setCellWidget(row, col, holder)
 
     def _cell(self, row: int, col: int, text: str, role: str = "", tip: str = "", dim: bool = False) -> None:
         item = QTableWidgetItem(text)
@@ -714,12 +729,27 @@ class InterludeView(QWidget):
             item.setToolTip(tip)
         self.shop_table.setItem(row, col, item)
 
+    def _ware_text(self, name: str, plain: bool = False) -> str:
+        """The equipment table's text of ``name`` (for the tooltip), or its weapon notation."""
+        content = self.session.gm.content
+        text = next((i.text for i in content.items.items if i.name == name), "")
+        if not text:
+            text = next((w.notation for w in content.weapons.weapons if w.name == name), "")
+        if not text:
+            pool: list[Any] = [*content.armor.armor, *content.armor.shields]
+            text = str(next((getattr(x, "text", "") or "" for x in pool if x.name == name), ""))
+        if plain:
+            return text
+        return f"<br><i>“{escape(_short(text, 300))}”</i>" if text else ""
+
     def _ware_info(self) -> dict[str, Any]:
         from rules.gm.interlude import catalogue
 
         return catalogue(self.session.gm.content)
 
     def _shop_buying(self, acts: list[Action], m: Member | None) -> None:
+        from rules.gm.interlude import price_of
+
         buys = [a for a in acts if a.kind == "buy"]
         extra = {(a.kind, a.target): a for a in acts if a.kind in ("haggle", "restock")}
         wares = self._ware_info()
@@ -731,29 +761,31 @@ class InterludeView(QWidget):
             self.shop_title.setText(f"{m.name} shops")
             self.shop_sub.setText(f"{m.adv.character.silver} silver · carrying {inv.carried_slots} of {cap} slots. "
                                   "Prices hold until the next interlude.")  # fmt: skip
-        self._setup_table(["Item", "Kind", "Rarity", "In stock", "Price", "", ""])
+        self._setup_table(["Item", "Kind", "Rarity", "In stock", "Price", "Note", "", ""], stretch=5, buttons=2)
+        stock = self.session.campaign.interlude.stock if self.session.campaign.interlude else {}
         t = self.shop_table
         t.setRowCount(len(buys))
         for r, a in enumerate(buys):
-            ware = wares.get(a.target or "")
-            out = not a.available and bool(a.reason) and "to be found" in (a.reason or "")
-            self._cell(r, 0, a.target or "", tip=action_tip(a), dim=not a.available)
+            name = a.target or ""
+            ware = wares.get(name)
+            here = stock.get(name, False)
+            self._cell(r, 0, name, tip=action_tip(a) + self._ware_text(name), dim=not a.available)
             self._cell(r, 1, ware.kind if ware else "", "muted")
             rarity = ware.rarity if ware else ""
             self._cell(r, 2, rarity, RARITY_ROLE.get(rarity, ""))
-            stock_text = "no" if out else "yes"
-            if not a.available and not out and a.reason and "Settlement doom" in a.reason:
-                stock_text = "barred"
-            self._cell(r, 3, stock_text, "danger" if stock_text != "yes" else "good", tip=a.reason or "")
-            price = "—" if out or stock_text == "barred" else (f"{a.cost.silver} s" if a.cost.silver else "free")
-            self._cell(r, 4, price, "gold")
-            b = self._button(a, "Buy")
-            b.setToolTip(action_tip(a))
-            t.setCellWidget(r, 5, b)
-            more = extra.get(("haggle", a.target)) or extra.get(("restock", a.target))
+            self._cell(r, 3, "yes" if here else "no", "good" if here else "danger")
+            asked = price_of(self.session.gm, m, name)[0] if m is not None else None
+            self._cell(r, 4, "—" if asked is None else (f"{asked} s" if asked else "free"), "gold")
+            if a.available:
+                text = self._ware_text(name, plain=True)
+                self._cell(r, 5, _short(text, 80), "muted", tip=f"<i>“{escape(text)}”</i>" if text else "")
+            else:
+                self._cell(r, 5, a.reason or "", "danger" if here else "muted")
+            self._cell_button(r, 6, self._button(a, "Buy"))
+            more = extra.get(("haggle", name)) or extra.get(("restock", name))
             if more is not None:
-                t.setCellWidget(r, 6, self._button(more, "Haggle" if more.kind == "haggle" else "Ask around"))
-        t.resizeRowsToContents()
+                self._cell_button(r, 7, self._button(more, "Haggle" if more.kind == "haggle" else "Ask around"))
+        t.setColumnHidden(7, not extra)
         self.shop_note.setText("Only the one at the market buys; the others shop when their own action comes.")
 
     def _shop_selling(self, acts: list[Action], m: Member | None) -> None:
@@ -774,7 +806,7 @@ class InterludeView(QWidget):
                                   "as one rarity lower.")  # fmt: skip
             self.shop_sub.setToolTip(f"<i>“{escape(sell.text)}”</i>")
         sales = [a for a in acts if a.kind == "sell_item"]
-        self._setup_table(["Item", "Rarity", "Value", f"{attr} test", ""])
+        self._setup_table(["Item", "Rarity", "Value", f"{attr} test", ""], stretch=0, buttons=1)
         t = self.shop_table
         t.setRowCount(len(sales))
         items = m.adv.inventory.items if m is not None else []
@@ -787,8 +819,7 @@ class InterludeView(QWidget):
             self._cell(r, 1, rarity, RARITY_ROLE.get(rarity, ""))
             self._cell(r, 2, f"{item.value} s" if item and item.value else "rolled by rarity", "gold")
             self._cell(r, 3, f"{chance:.0%}" if chance is not None else "—", "good")
-            t.setCellWidget(r, 4, self._button(a, "Sell"))
-        t.resizeRowsToContents()
+            self._cell_button(r, 4, self._button(a, "Sell"))
         self.shop_note.setText("Each sale is one item, one test." if sales else "Nothing left to sell.")
 
     def _shop_catalogue(self, acts: list[Action], step: str) -> None:
@@ -813,7 +844,7 @@ class InterludeView(QWidget):
                     self.shop_people.addWidget(self._button(a, f"{who}: {text}"))
         self.shop_people.addStretch(1)
         wares = list(self._ware_info().values())
-        self._setup_table(["Item", "Kind", "Rarity", "Chance in stock", "Price held"])
+        self._setup_table(["Item", "Kind", "Rarity", "Chance in stock", "Price held", "What it is"], stretch=5)
         t = self.shop_table
         t.setRowCount(len(wares))
         for r, w in enumerate(wares):
@@ -824,7 +855,8 @@ class InterludeView(QWidget):
             self._cell(r, 3, f"{chance:.0%}", "good" if chance >= 0.99 else ("danger" if chance == 0 else ""))
             price = held.get(w.name)
             self._cell(r, 4, "—" if price is None else (f"{price} s" if price else "free"), "gold")
-        t.resizeRowsToContents()
+            text = self._ware_text(w.name, plain=True)
+            self._cell(r, 5, _short(text, 90), "muted", tip=f"<i>“{escape(text)}”</i>" if text else "")
         self.shop_note.setText("Announce “Go shopping” (above or on the Day tab), then resolve the day." if step ==
                                "actions" else "")  # fmt: skip
 
@@ -837,10 +869,11 @@ class InterludeView(QWidget):
             name = item.text().lower() if item is not None else ""
             hide = bool(text) and text not in name
             if only and not hide:
-                w = t.cellWidget(r, t.columnCount() - 2) or t.cellWidget(r, t.columnCount() - 1)
+                buttons = [b for col in range(t.columnCount()) if (w := t.cellWidget(r, col)) is not None
+                           for b in w.findChildren(QPushButton)]  # fmt: skip
                 stock = t.item(r, 3)
-                if isinstance(w, QPushButton):
-                    hide = not w.isEnabled()
+                if buttons:
+                    hide = not buttons[0].isEnabled()
                 elif stock is not None and stock.text() == "0%":
                     hide = True
             t.setRowHidden(r, hide)

@@ -636,6 +636,7 @@ class InventoryView(QWidget):
             child = self.detail_buttons.takeAt(0)
             w = child.widget() if child is not None else None
             if w is not None:
+                w.setParent(None)
                 w.deleteLater()
         info = self._selected_info()
         if info is None:

@@ -1,0 +1,141 @@
+"""The inventory view: places and tiles from the state, encumbrance, and only the engine's actions on drag,
+menu and the detail panel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton
+
+from desktop.session import Session
+from desktop.widgets.inventory import InventoryView, drop_action, item_actions
+from rules.gm.events import Action
+from rules.inventory import HANDS, TORSO, Carried
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Session:
+    s = Session.new(seed=7, party_size=3, folder=tmp_path)
+    s.apply(s.actions()[0])  # begin the interlude
+    yield s
+    s.close()
+
+
+def make(qtbot, session: Session, member_id: str) -> InventoryView:  # type: ignore[no-untyped-def]
+    v = InventoryView(session, member_id)
+    qtbot.addWidget(v)
+    v.resize(1280, 720)
+    v.show()
+    return v
+
+
+def test_every_item_sits_in_its_place(qtbot, session: Session) -> None:  # type: ignore[no-untyped-def]
+    m = session.campaign.party[0]
+    v = make(qtbot, session, m.id)
+    inv = m.adv.inventory
+    assert {p.name for p in inv.places} <= set(v.boxes)
+    assert {TORSO, *HANDS} <= set(v.boxes)
+    for i, item in enumerate(inv.items):
+        box = v.box(item.place)
+        assert any(info.index == i for info in box.items), item.name
+        assert box.tile_rect(i) is not None
+    slots = m.adv.inventory.carried_slots
+    assert v.load_label.text().startswith(f"Carried {slots} / ")
+
+
+def test_clicking_a_tile_shows_the_item(qtbot, session: Session) -> None:  # type: ignore[no-untyped-def]
+    m = session.campaign.party[0]
+    v = make(qtbot, session, m.id)
+    index, item = next((i, it) for i, it in enumerate(m.adv.inventory.items) if not it.name.startswith("("))
+    box = v.box(item.place)
+    rect = box.tile_rect(index)
+    assert rect is not None
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=rect.center())
+    assert v.selected == index
+    assert v.detail_title.text().startswith(item.name)
+    assert item.place in v.detail_facts.text()
+
+
+def test_encumbrance_is_warned(qtbot, session: Session) -> None:  # type: ignore[no-untyped-def]
+    m = session.campaign.party[0]
+    v = make(qtbot, session, m.id)
+    assert v.warning.isHidden()
+    inv = m.adv.inventory
+    bag = next(p for p in inv.places if p.container and not p.liquid_only and p.slots > 2)
+    while not inv.encumbered(_str(m)):
+        inv.items.append(Carried("Rock", bag.name))
+    v.refresh()
+    assert not v.warning.isHidden()
+    assert "ENCUMBERED" in v.load_label.text()
+    assert v.load_label.property("role") == "danger"
+    assert v.box(bag.name).items[-1].item.name == "Rock"  # over the bag's slots, still shown
+
+
+def _str(m) -> int:  # type: ignore[no-untyped-def]
+    from rules.attributes import Attr
+
+    return int(m.adv.character.attrs[Attr.STR].score)
+
+
+def test_no_engine_action_no_move(qtbot, session: Session) -> None:  # type: ignore[no-untyped-def]
+    """In the interlude the engine moves no items: a drop is refused and nothing is emitted."""
+    m = session.campaign.party[0]
+    v = make(qtbot, session, m.id)
+    emitted: list[Action] = []
+    v.act.connect(emitted.append)
+    index = next(i for i, it in enumerate(m.adv.inventory.items) if it.place not in HANDS)
+    before = [(it.name, it.place) for it in m.adv.inventory.items]
+    assert v.drop(index, HANDS[0]) is False
+    assert emitted == []
+    assert [(it.name, it.place) for it in m.adv.inventory.items] == before
+    assert "stay where they are" in v.hint.text()
+
+
+def test_a_drop_on_a_hand_emits_the_engines_equip_action(qtbot, session: Session, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    m = session.campaign.party[1]
+    shield = next(i for i, it in enumerate(m.adv.inventory.items) if it.place not in HANDS and not it.equipped)
+    name = m.adv.inventory.items[shield].name
+    equip = Action(f"equip:f1:{name}", "equip", f"{m.name}: take the {name} in hand", who=m.id,
+                   params=(("item", name),))  # fmt: skip
+    monkeypatch.setattr(session, "actions", lambda: [equip])
+    v = make(qtbot, session, m.id)
+    emitted: list[Action] = []
+    v.act.connect(emitted.append)
+    assert drop_action([equip], m.id, m.adv.inventory.items[shield], TORSO) is None  # only hands take it
+    assert v.drop(shield, HANDS[1]) is True
+    assert emitted == [equip]
+    assert "Drag" in v.hint.text()
+
+
+def test_selling_from_the_inventory_detail(qtbot, session: Session) -> None:  # type: ignore[no-untyped-def]
+    """At the market, the item's panel offers the engine's sell action; clicking it sells the item."""
+    m = session.campaign.party[0]
+    session.apply(next(a for a in session.actions() if a.id == f"sell:{m.id}"))
+    session.apply(next(a for a in session.actions() if a.id == "resolve"))
+    assert session.campaign.interlude is not None and session.campaign.interlude.step == "market"
+    v = make(qtbot, session, m.id)
+    v.act.connect(lambda a: (session.apply(a), v.refresh()))
+    sell = next(a for a in session.actions() if a.kind == "sell_item")
+    index = int(sell.param("index"))
+    item = m.adv.inventory.items[index]
+    assert item_actions(session.actions(), m.id, index, item) == [sell]
+    v.select(index)
+    buttons = v.detail.findChildren(QPushButton)
+    assert len(buttons) == 1 and "sells" in buttons[0].text()
+    units = item.count
+    silver = m.adv.character.silver
+    qtbot.mouseClick(buttons[0], Qt.MouseButton.LeftButton)
+    assert item not in m.adv.inventory.items or item.count == units - 1
+    assert m.adv.character.silver > silver
+
+
+def test_the_fallen_are_shown_read_only(qtbot, session: Session) -> None:  # type: ignore[no-untyped-def]
+    c = session.campaign
+    gone = c.party.pop()
+    gone.fate = "died on day 1"
+    c.fallen.append(gone)
+    v = make(qtbot, session, gone.id)
+    assert "died on day 1" in v.subtitle.text()
+    assert v.legal_actions() == []
