@@ -136,15 +136,19 @@ class Job(QObject):
 
     @Slot(object)
     def _deliver_done(self, result: object) -> None:
-        if not self._cancel.is_set():
-            self._on_done(result)
-        self._release()
+        try:
+            if not self._cancel.is_set():
+                self._on_done(result)
+        finally:
+            self._release()
 
     @Slot(object)
     def _deliver_error(self, exc: object) -> None:
-        if not self._cancel.is_set():
-            self._on_error(exc if isinstance(exc, BaseException) else RuntimeError(str(exc)))
-        self._release()
+        try:
+            if not self._cancel.is_set():
+                self._on_error(exc if isinstance(exc, BaseException) else RuntimeError(str(exc)))
+        finally:
+            self._release()
 
     @Slot(float, str)
     def _deliver_progress(self, fraction: float, text: str) -> None:
