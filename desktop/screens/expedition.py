@@ -171,6 +171,7 @@ class ExplorationView(QWidget):
         self.session = session
         self.setObjectName("exploration_view")
         self._map_key: tuple[Any, ...] | None = None
+        self._party_room: tuple[str, int, int] | None = None
 
         col = QVBoxLayout(self)
         col.setContentsMargins(0, 0, 0, 0)
@@ -326,6 +327,9 @@ class ExplorationView(QWidget):
             return
         seen = seen_of(s)
         key = (exp.location, exp.depth, seen.rooms, seen.connections)
+        new_place = self._map_key is None or self._map_key[:2] != key[:2]
+        moved = self._party_room != (exp.location, exp.depth, exp.room)
+        self._party_room = (exp.location, exp.depth, exp.room)
         if key != self._map_key:
             from desktop.render.map_painter import MapOptions
 
@@ -339,7 +343,20 @@ class ExplorationView(QWidget):
         set_overlay = getattr(self.map, "set_overlay", None)
         if set_overlay is not None:
             set_overlay(self.paint_overlay)
+        if new_place:
+            self.zoom_to_party()
+        elif moved:
+            self.centre_map()
         self.map.update()
+
+    def zoom_to_party(self) -> None:
+        """A new level: close enough to read the rooms around the party (about 18 tiles across)."""
+        set_zoom = getattr(self.map, "set_zoom", None)
+        lay = self.map_layout()
+        if set_zoom is not None and lay is not None:
+            span = 18 * float(lay.t)
+            set_zoom(max(0.2, min(1.6, min(self.map.width(), self.map.height()) / span)))
+        self.centre_map()
 
     def paint_overlay(self, painter: QPainter, layout: Any) -> None:
         """The party's marker in its room, and a red mark on rooms with enemies still standing."""
@@ -375,24 +392,17 @@ class ExplorationView(QWidget):
         painter.drawText(QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r), Qt.AlignmentFlag.AlignCenter, str(n))
         painter.restore()
 
-    def party_point(self) -> QPointF | None:
-        exp = self.session.campaign.expedition
-        if exp is None:
-            return None
-        lay = getattr(self.map, "layout_", None) or getattr(self.map, "map_layout", None)
-        if lay is None:
-            return None
-        return lay.centre(self.session.gm.room().centre)  # type: ignore[no-any-return]
+    def map_layout(self) -> Any:
+        get = getattr(self.map, "map_layout", None)
+        return get() if callable(get) else getattr(self.map, "layout_", None)
 
     def centre_map(self) -> None:
         """Centre the map on the party (M)."""
-        centre_on = getattr(self.map, "centre_on", None)
-        point = self.party_point()
+        if self.session.campaign.expedition is None:
+            return
+        centre_on = getattr(self.map, "center_on_tile", None)
         if centre_on is not None:
-            if point is not None:
-                centre_on(point)
-            else:
-                centre_on()
+            centre_on(self.session.gm.room().centre)
 
     def trigger_number(self, n: int) -> bool:
         return self.actions_list.trigger(n)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -61,6 +62,7 @@ class ActionButton(QPushButton):
         self.setToolTip(tooltip(action))
         self.setCursor(Qt.CursorShape.PointingHandCursor if action.available else Qt.CursorShape.ArrowCursor)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self._hint_width = -1
         row = QHBoxLayout(self)
         row.setContentsMargins(10, 4, 10, 4)
         row.setSpacing(8)
@@ -68,6 +70,7 @@ class ActionButton(QPushButton):
         self.key_label.setFixedWidth(16)
         self.key_label.setProperty("role", "gold")
         self.text_label = QLabel(action.label)
+        self.text_label.setWordWrap(True)
         self.text_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.cost_label = QLabel(cost_text(action))
         self.cost_label.setProperty("role", "gold" if action.available else "muted")
@@ -79,10 +82,20 @@ class ActionButton(QPushButton):
         if not action.available:
             self.text_label.setProperty("role", "muted")
 
+    def text_height(self, width: int) -> int:
+        """The button's height for ``width``: the label wraps onto as many lines as it needs."""
+        side = self.key_label.width() + self.cost_label.sizeHint().width() + 20 + 16
+        h = self.text_label.heightForWidth(max(60, width - side))
+        return max(30, (h if h > 0 else self.text_label.sizeHint().height()) + 10)
+
     def sizeHint(self) -> QSize:
-        lay = self.layout()
-        h = lay.sizeHint().height() if lay is not None else 30
-        return QSize(260, max(30, h))
+        return QSize(260, self.text_height(max(self.width(), 260)))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != self._hint_width:
+            self._hint_width = event.size().width()
+            self.updateGeometry()
 
     def minimumSizeHint(self) -> QSize:
         return QSize(160, self.sizeHint().height())

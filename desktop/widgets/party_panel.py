@@ -113,6 +113,7 @@ class MemberCard(QFrame):
         name = QLabel(m.name)
         name.setProperty("role", "heading")
         name.setObjectName("name")
+        name.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         top.addWidget(name, 1)
         silver = QLabel(f"{ch.silver} s")
         silver.setProperty("role", "gold")
@@ -125,6 +126,8 @@ class MemberCard(QFrame):
         sub = QLabel(klass or "Adventurer")
         sub.setProperty("role", "muted")
         sub.setObjectName("class")
+        sub.setWordWrap(True)
+        sub.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         col.addWidget(sub)
 
         if ch.condition is not Condition.ACTIVE:
