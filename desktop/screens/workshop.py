@@ -380,8 +380,11 @@ class WorkshopScreen(QWidget):
     generated = Signal(object)  # the new Dungeon
     exported = Signal(list)  # the paths written
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, autogenerate: bool = True) -> None:
+        """``autogenerate``: dig a first dungeon (random seed) when the screen is first shown."""
         super().__init__(parent)
+        self.autogenerate = autogenerate
+        self._shown = False
         self.setProperty("role", "screen")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.dungeon: Dungeon | None = None
@@ -528,7 +531,6 @@ class WorkshopScreen(QWidget):
         lay.addWidget(self.undo_button)
         lay.addStretch(1)
         self.export_button = QPushButton("Export…")
-        self.export_button.setProperty("role", "gold")
         self.export_button.setToolTip("Write the dungeon as JSON, Markdown, SVG, PNG, PDF or Universal VTT (Ctrl+E)")
         self.export_button.clicked.connect(self.export)
         lay.addWidget(self.export_button)
@@ -566,13 +568,14 @@ class WorkshopScreen(QWidget):
         self.gm_button.toggled.connect(lambda _: self._show_map())
         bar.addWidget(self.gm_button)
         bar.addWidget(self.player_button)
-        fit = QToolButton()
+        self.fit_button = fit = QToolButton()
         fit.setText("Fit")
         fit.setToolTip("Show the whole level (F, or double-click the map). Wheel or +/− zoom, drag pans.")
         fit.clicked.connect(self._fit)
         bar.addWidget(fit)
         lay.addLayout(bar)
         self.map_view = MapView()
+        self.map_view.set_placeholder("No dungeon yet.\nChoose the parameters and Generate (Ctrl+G).")
         self.map_view.tile_clicked.connect(self._tile_clicked)
         self.map_view.set_overlay(self._paint_selection)
         lay.addWidget(self.map_view, 1)
@@ -631,7 +634,11 @@ class WorkshopScreen(QWidget):
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
-        if self._themes is None and self.job is None:
+        first = not self._shown
+        self._shown = True
+        if first and self.autogenerate and self.dungeon is None and self.job is None:
+            self.generate()  # also loads the themes
+        elif self._themes is None and self.job is None:
             run_in_background(_theme_names, on_done=self._fill_themes, on_error=lambda e: None, parent=self)
 
     # --- generation ----------------------------------------------------------------------------
@@ -665,6 +672,7 @@ class WorkshopScreen(QWidget):
         self.status.setText(
             f"Digging {levels} level{'s' if levels > 1 else ''} of {params['rooms']} rooms (seed {params['seed']})…"
         )
+        self.map_view.set_placeholder("Digging the dungeon…")
         self.progress.setRange(0, 0)  # busy: the generator reports no steps
         self.progress.setVisible(True)
         self.job = run_in_background(
@@ -684,7 +692,11 @@ class WorkshopScreen(QWidget):
         self._fill_themes(themes)
         self.history.clear()
         self.selected = None
-        self.set_dungeon(dungeon)
+        try:
+            self.set_dungeon(dungeon)
+        except Exception as exc:  # a dungeon the map or key cannot show: say so, never a traceback
+            self._failed("The dungeon could not be shown", exc)
+            return
         n = len(dungeon.levels)
         self.status.setText(
             f"Seed {dungeon.seed}: {n} level{'s' if n > 1 else ''}, "
@@ -960,6 +972,8 @@ class WorkshopScreen(QWidget):
     def _failed(self, title: str, exc: BaseException) -> None:
         self.job = None
         self.progress.setVisible(False)
+        if self.dungeon is None:
+            self.map_view.set_placeholder("No dungeon yet.\nChoose the parameters and Generate (Ctrl+G).")
         text = str(exc) or type(exc).__name__
         self.last_error = text
         self.status.setText(f"{title}.")
@@ -982,7 +996,13 @@ class WorkshopScreen(QWidget):
         self.reroll_room_button.setEnabled(has and not busy and self.selected is not None)
         self.reroll_doom_button.setEnabled(has and not busy)
         self.undo_button.setEnabled(bool(self.history) and not busy)
-        self.export_button.setEnabled(has and self.export_job is None)
+        can_export = has and self.export_job is None
+        self.export_button.setEnabled(can_export)
+        if self.export_button.property("role") != ("gold" if can_export else ""):
+            self.export_button.setProperty("role", "gold" if can_export else "")
+            self.export_button.style().unpolish(self.export_button)
+            self.export_button.style().polish(self.export_button)
+        self.fit_button.setEnabled(has)
         self.gm_button.setEnabled(has)
         self.player_button.setEnabled(has)
 

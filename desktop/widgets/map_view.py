@@ -71,6 +71,7 @@ class MapView(QWidget):
         self._offset = QPointF(0, 0)  # widget position of layout (0, 0)
         self._auto_fit = True  # fit on resize until the user zooms or pans
         self._press: QPointF | None = None
+        self._placeholder = "No map yet"
         self._press_offset = QPointF(0, 0)
         self._dragging = False
         self.renders = 0  # how many times the map itself was painted (tests, benchmarks)
@@ -319,10 +320,21 @@ class MapView(QWidget):
                 p.restore()
         p.end()
 
+    def set_placeholder(self, text: str) -> None:
+        """What the view says while it has no level."""
+        self._placeholder = text
+        self.update()
+
     def _paint_empty(self, p: QPainter) -> None:
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        box = QRectF(self.rect()).adjusted(24, 24, -24, -24)
+        pen = QPen(QColor(COLORS["border"]), 1.5, Qt.PenStyle.DashLine)
+        p.setPen(pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRoundedRect(box, 6, 6)
         p.setPen(QColor(COLORS["muted"]))
         p.setFont(ui_font(11))
-        p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "No map yet")
+        p.drawText(box, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self._placeholder)
 
     # --- input ---------------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from dungeon_gen.reroll import reroll_doom, reroll_room
 @pytest.fixture
 def screen(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> WorkshopScreen:
     monkeypatch.setenv("BLACKSALT_CONFIG_DIR", str(tmp_path / "config"))
-    w = WorkshopScreen()
+    w = WorkshopScreen(autogenerate=False)
     qtbot.addWidget(w)
     w.export_folder = tmp_path / "exports"
     w.resize(1280, 720)
@@ -228,3 +228,15 @@ def test_cancelling_the_export_dialog_writes_nothing(screen: WorkshopScreen, qtb
     QApplication.processEvents()
     assert screen.export_job is None
     assert not (tmp_path / "exports").exists()
+
+
+def test_the_workshop_opens_with_a_fresh_dungeon(qtbot: Any) -> None:
+    w = WorkshopScreen()
+    qtbot.addWidget(w)
+    assert not w.export_button.isEnabled()
+    w.show()
+    qtbot.waitUntil(lambda: w.dungeon is not None, timeout=20000)
+    assert w.dungeon is not None and w.dungeon.seed == int(w.seed.text())
+    assert w.map_view.level() is w.dungeon.levels[0]
+    assert w.export_button.isEnabled()
+    assert w.theme.count() > 1  # the themes were loaded on the way
