@@ -23,7 +23,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QKeySequence, QPainter, QPaintEvent, QPen, QShortcut
+from PySide6.QtGui import QKeySequence, QPainter, QPaintEvent, QPen, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -261,6 +261,7 @@ class InterludeView(QWidget):
         self.event_label = _label("", "log", wrap=True)
         self.event_label.setObjectName("blacksalt_event")
         self.event_label.setFont(serif_font(10.5, italic=True))
+        self.event_label.setMinimumHeight(self.event_label.fontMetrics().lineSpacing() * 3 + 4)
         self.running = _label("", "gold", wrap=True)
         mid.addWidget(self.event_label)
         mid.addWidget(self.running)
@@ -295,9 +296,11 @@ class InterludeView(QWidget):
         self.town.setToolTip(f"<i>“{escape(_short(blurb, 600))}”</i>" if blurb else "")
         st = c.interlude
         today = st.event if st is not None and st.event else ""
-        self.event_label.setText(f"“{today}”" if today else "The day has not begun.")
-        self.event_label.setToolTip("The Blacksalt event, rolled when the day begins (1d6: bad events, nothing, "
-                                    "opportunities).")  # fmt: skip
+        self.event_label.setText(f"“{_short(today, 110)}”" if today else "The day has not begun.")
+        quoted = f"<i>“{escape(today)}”</i><br>" if today else ""
+        self.event_label.setToolTip(
+            quoted + "The Blacksalt event, rolled when the day begins (1d6: bad events, nothing, opportunities)."
+        )
         events = place.events if place is not None else {}
         self.running.setText(" · ".join(f"{k.replace('_', ' ').capitalize()}: {d} day(s) left"
                                         for k, d in events.items()))  # fmt: skip
@@ -318,6 +321,11 @@ class InterludeView(QWidget):
         tip = "<br>".join(lines) + "<br><i>Effects are cumulative: the bold steps are in force.</i>"
         self.doom_track.setToolTip(tip)
         self.doom_label.setToolTip(tip)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        # beside the game's own log the "What happened" panel only repeats it: shown when there is room
+        self.day_side.setVisible(event.size().width() >= 1150)
 
     # --- refresh ------------------------------------------------------------------------------------------------
 
@@ -426,7 +434,7 @@ class InterludeView(QWidget):
         cards.setHorizontalSpacing(8)
         cards.setVerticalSpacing(8)
         party = [m for m in c.party if m.adv.character.alive]
-        cols = 2 if len(party) == 4 else max(1, len(party))
+        cols = 2 if len(party) == 4 and self.width() < 1000 else max(1, len(party))
         for n, m in enumerate(party):
             cards.addWidget(self._member_card(m, acts, st.plans.get(m.id, []) if st else []), n // cols, n % cols)
         self.day_box.addLayout(cards)
@@ -448,19 +456,21 @@ class InterludeView(QWidget):
         frame.setObjectName(f"card:{m.id}")
         ch = m.adv.character
         head = QHBoxLayout()
-        head.addWidget(_label(m.name, "heading"), 1)
+        head.addWidget(_label(m.name, "heading"))
+        head.addWidget(_label(m.adv.klass or "Adventurer", "muted"), 1, Qt.AlignmentFlag.AlignBottom)
         head.addWidget(_label(f"{ch.silver} silver", "gold"))
         lay.addLayout(head)
         wounds = sum(s.wounds for s in ch.attrs.values())
         fatigue = sum(s.fatigue for s in ch.attrs.values())
-        state = [f"{m.adv.klass or 'Adventurer'}"]
+        state: list[str] = []
         if wounds:
             state.append(f"{wounds} wound{'s' if wounds > 1 else ''}")
         if fatigue:
             state.append(f"{fatigue} fatigue")
         if ch.afflictions:
             state.append(", ".join(sorted(ch.afflictions)))
-        lay.addWidget(_label(" · ".join(state), "muted", wrap=True))
+        if state:
+            lay.addWidget(_label(" · ".join(state), "danger", wrap=True))
         mine = [a for a in acts if a.who == m.id and a.kind in DAY_KINDS]
         if plans:
             labels = [self._plan_label(mine, p) for p in plans]
@@ -476,12 +486,14 @@ class InterludeView(QWidget):
         grid = QGridLayout()
         grid.setHorizontalSpacing(4)
         grid.setVerticalSpacing(4)
-        for n, kind in enumerate(DAY_KINDS):
+        spots = {"rest": (0, 0, 3), "tend": (0, 3, 3), "sell": (1, 0, 2), "shop": (1, 2, 2), "lay_low": (1, 4, 2)}
+        for kind in DAY_KINDS:
             base = next((a for a in mine if a.kind == kind and a.param("option") is None), None)
             if base is None:
                 continue
             options = [a for a in mine if a.kind == kind and a.param("option") is not None]
-            grid.addWidget(self._day_button(base, options), n // 2, n % 2)
+            row, col, span = spots[kind]
+            grid.addWidget(self._day_button(base, options), row, col, 1, span)
         lay.addLayout(grid)
         lay.addStretch(1)
         return frame
@@ -501,6 +513,7 @@ class InterludeView(QWidget):
         b.setObjectName(f"action:{base.id}")
         b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         b.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        b.setStyleSheet("padding: 4px 8px;")
         b.setEnabled(base.available or any(o.available for o in options))
         b.setToolTip(action_tip(base) + ("<br><i>More choices under the arrow.</i>" if options else ""))
         b.clicked.connect(lambda _=False, a=base: self._emit(a))
@@ -612,8 +625,8 @@ class InterludeView(QWidget):
         rows = _label(self._sleep_table_html(shown), "", wrap=True)
         rows.setTextFormat(Qt.TextFormat.RichText)
         rows.setObjectName("sleep_table")
-        tlay.addWidget(rows)
-        tlay.addStretch(1)
+        rows.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        tlay.addWidget(_scroll(rows), 1)
         body.addWidget(table, 2)
         self.day_box.addLayout(body)
         self.day_box.addStretch(1)

@@ -29,6 +29,7 @@ from PySide6.QtGui import (
     QPaintEvent,
     QPen,
     QPixmap,
+    QResizeEvent,
 )
 from PySide6.QtWidgets import (
     QFrame,
@@ -56,6 +57,8 @@ if TYPE_CHECKING:
 
 MIME = "application/x-blacksalt-item"
 CELL_W, CELL_H, GAP = 118, 58, 4
+CELL_MIN = 70  # the narrowest slot
+WIDE = 1100  # from this width on, the selected item's panel shows beside the doll
 
 #: Tile border colour per rarity (keys of :data:`desktop.theme.COLORS`).
 RARITY_COLOR = {
@@ -170,7 +173,8 @@ class PlaceBox(QWidget):
         seen: set[int] = set()
         for n, info in enumerate(self._units()):
             row, col = divmod(n, self.cols)
-            rect = QRect(col * (CELL_W + GAP), top + row * (CELL_H + GAP), CELL_W, CELL_H)
+            cw = self.view.cell_w
+            rect = QRect(col * (cw + GAP), top + row * (CELL_H + GAP), cw, CELL_H)
             first = info is not None and id(info) not in seen
             if info is not None:
                 seen.add(id(info))
@@ -180,7 +184,7 @@ class PlaceBox(QWidget):
         n = max(1, len(self._units()))
         rows = (n + self.cols - 1) // self.cols
         cols = min(self.cols, n) if n >= self.cols else self.cols
-        return QSize(cols * (CELL_W + GAP) - GAP, 26 + rows * (CELL_H + GAP) - GAP + 2)
+        return QSize(cols * (self.view.cell_w + GAP) - GAP, 26 + rows * (CELL_H + GAP) - GAP + 2)
 
     # --- painting -------------------------------------------------------------------------------------------
 
@@ -231,6 +235,10 @@ class PlaceBox(QWidget):
 
     def _paint_tile(self, p: QPainter, rect: QRect, info: ItemInfo) -> None:
         item = info.item
+        if info.index == self.view.selected:
+            p.setPen(QPen(_color("paper"), 2))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRoundedRect(QRectF(rect).adjusted(-2, -2, 2, 2), 5, 5)
         grip = item.name.startswith("(")
         border = _color(RARITY_COLOR.get(info.rarity, "border"))
         fill = QColor(COLORS["panel_alt"]) if not grip else QColor(COLORS["bg"])
@@ -335,7 +343,7 @@ class PlaceBox(QWidget):
         mime = QMimeData()
         mime.setData(MIME, str(info.index).encode())
         drag.setMimeData(mime)
-        rect = self.tile_rect(info.index) or QRect(0, 0, CELL_W, CELL_H)
+        rect = self.tile_rect(info.index) or QRect(0, 0, self.view.cell_w, CELL_H)
         pix = QPixmap(rect.size())
         pix.fill(Qt.GlobalColor.transparent)
         painter = QPainter(pix)
@@ -410,6 +418,7 @@ class InventoryView(QWidget):
         self.session = session
         self.member_id = member_id
         self.selected: int | None = None
+        self.cell_w = CELL_W  # a slot's width: narrower in a narrow window (see resizeEvent)
         self._texts = _item_texts(session)
         self._actions: list[Action] | None = None
         self.boxes: dict[str, PlaceBox] = {}
@@ -503,6 +512,25 @@ class InventoryView(QWidget):
         lay.addWidget(area, 1)
         return frame, area
 
+    # --- size ---------------------------------------------------------------------------------------------
+
+    def _fit(self, width: int) -> bool:
+        """Slot width and the detail panel for ``width``; True when the doll must be rebuilt."""
+        show_detail = width >= WIDE
+        fixed = 24 + 2 * 12 + 2 * 28 + 2 * 12 + 10 + (260 if show_detail else 0)
+        cell = max(CELL_MIN, min(CELL_W, (width - fixed) // 7 - GAP))
+        self.detail.setVisible(show_detail)
+        changed = cell != self.cell_w
+        self.cell_w = cell
+        return changed
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._fit(event.size().width()):
+            m = self.member
+            if m is not None:
+                self._build_doll(m.adv.inventory)
+
     # --- public ---------------------------------------------------------------------------------------------
 
     @property
@@ -589,9 +617,9 @@ class InventoryView(QWidget):
             col.addWidget(none)
         col.addStretch(1)
         self._swap(self.packs_area, packs)
-        width = 3 * (CELL_W + GAP) + 10
-        self.packs_panel.setFixedWidth(width + 28)
-        self.body_panel.setFixedWidth(4 * (CELL_W + GAP) + 2 * 12 + 28)
+        cw = self.cell_w
+        self.packs_panel.setFixedWidth(3 * (cw + GAP) + 10 + 28)
+        self.body_panel.setFixedWidth(4 * (cw + GAP) + 2 * 12 + 28)
 
     def _swap(self, area: QScrollArea, widget: QWidget) -> None:
         old = area.takeWidget()
@@ -725,6 +753,8 @@ class InventoryView(QWidget):
     def select(self, index: int) -> None:
         self.selected = index
         self._update_detail()
+        for box in self.boxes.values():
+            box.update()
 
     def show_item_menu(self, info: ItemInfo, at: QPoint) -> None:
         self.select(info.index)
