@@ -986,7 +986,7 @@ class InterludeView(QWidget):
             self.leave_box.addWidget(_label(f"Every road: {road.cost}.", "muted", wrap=True))
         leave = self._find(acts, "leave_island")
         if leave is not None:
-            self.leave_box.addWidget(self._button(leave, f"Buy passage off the island ({leave.cost})", "gold"))
+            self.leave_box.addWidget(self._button(leave, f"Passage: {leave.cost}", "gold"))
 
     # --- Roster -------------------------------------------------------------------------------------------------
 
