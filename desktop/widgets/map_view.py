@@ -78,7 +78,9 @@ class MapView(QWidget):
         self._sharpen = QTimer(self)
         self._sharpen.setSingleShot(True)
         self._sharpen.setInterval(150)
-        self._sharpen.timeout.connect(self._refresh_cache)
+        self._sharpen.timeout.connect(self._sharpen_now)
+        self._detail: QPixmap | None = None  # the visible part at the exact zoom, when the cache is coarser
+        self._detail_key: tuple[float, ...] = ()
 
     # --- the public API ------------------------------------------------------------------------
 
@@ -100,6 +102,7 @@ class MapView(QWidget):
         self._layout = MapLayout(level, BASE_TILE, options) if level is not None else None
         self._cache = None
         self._cache_scale = 0.0
+        self._detail, self._detail_key = None, ()
         if not same_place:
             self._auto_fit = True
         if self._auto_fit:
@@ -127,6 +130,7 @@ class MapView(QWidget):
         if self._level is not None:
             self._layout = MapLayout(self._level, BASE_TILE, self._options)
         self._cache = None
+        self._detail, self._detail_key = None, ()
         self._refresh_cache()
         self.update()
 
@@ -146,6 +150,7 @@ class MapView(QWidget):
         c = self._layout.centre(tile)
         self._offset = QPointF(self.width() / 2 - c.x() * self._zoom, self.height() / 2 - c.y() * self._zoom)
         self._clamp()
+        self._schedule_sharpen()
         self.update()
         self.view_changed.emit()
 
@@ -182,6 +187,7 @@ class MapView(QWidget):
         self._offset = QPointF(self._offset.x() + dx, self._offset.y() + dy)
         self._auto_fit = False
         self._clamp()
+        self._schedule_sharpen()
         self.update()
         self.view_changed.emit()
 
@@ -252,8 +258,50 @@ class MapView(QWidget):
         self.update()
 
     def _schedule_sharpen(self) -> None:
-        if self._layout is not None and not math.isclose(self._wanted_scale(), self._cache_scale):
+        if self._layout is None:
+            return
+        if not math.isclose(self._wanted_scale(), self._cache_scale) or (
+            self._needs_detail() and self._detail_key != self._view_key()
+        ):
             self._sharpen.start()
+
+    def _sharpen_now(self) -> None:
+        self._refresh_cache()
+        if self._needs_detail() and self._detail_key != self._view_key():
+            self._render_detail()
+
+    def _view_key(self) -> tuple[float, ...]:
+        return (self._zoom, self._offset.x(), self._offset.y(), self.width(), self.height(), self.devicePixelRatioF())
+
+    def _needs_detail(self) -> bool:
+        """Zoomed in beyond the cache's resolution (a big level, close up): the cache would blur."""
+        return self._layout is not None and self._zoom * self.devicePixelRatioF() > self._cache_scale * 1.05
+
+    def _render_detail(self) -> None:
+        """Paint just the visible part of the map at the exact zoom (after zooming or panning settles)."""
+        lay = self._layout
+        if lay is None:
+            return
+        dpr = self.devicePixelRatioF()
+        image = QImage(
+            max(1, math.ceil(self.width() * dpr)),
+            max(1, math.ceil(self.height() * dpr)),
+            QImage.Format.Format_ARGB32_Premultiplied,
+        )
+        image.setDevicePixelRatio(dpr)
+        image.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(image)
+        try:
+            painter.setTransform(self.view_transform())
+            visible = self.view_transform().inverted()[0].mapRect(QRectF(self.rect()))
+            painter.setClipRect(visible.intersected(QRectF(0, 0, lay.width, lay.height)))
+            paint_map(painter, lay)
+        finally:
+            painter.end()
+        self._detail = QPixmap.fromImage(image)
+        self._detail_key = self._view_key()
+        self.renders += 1
+        self.update()
 
     # --- geometry helpers ----------------------------------------------------------------------
 
@@ -305,8 +353,11 @@ class MapView(QWidget):
         for i, alpha in enumerate((70, 45, 25)):
             d = 3 + 3 * i
             p.fillRect(target.adjusted(-d + 4, -d + 6, d + 4, d + 6), QColor(0, 0, 0, alpha))
-        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-        p.drawPixmap(target, self._cache, QRectF(self._cache.rect()))
+        if self._detail is not None and self._detail_key == self._view_key():
+            p.drawPixmap(0, 0, self._detail)
+        else:
+            p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+            p.drawPixmap(target, self._cache, QRectF(self._cache.rect()))
         p.setPen(QPen(QColor(COLORS["border"]), 1))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(target.adjusted(-0.5, -0.5, 0.5, 0.5))
@@ -345,6 +396,7 @@ class MapView(QWidget):
             self._schedule_sharpen()
         else:
             self._clamp()
+            self._schedule_sharpen()
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120
@@ -385,6 +437,7 @@ class MapView(QWidget):
         self._dragging = False
         self.unsetCursor()
         if was_drag:
+            self._schedule_sharpen()
             self.view_changed.emit()
         elif event.button() == Qt.MouseButton.LeftButton:
             tile = self.tile_at(event.position())

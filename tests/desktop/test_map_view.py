@@ -189,3 +189,17 @@ def test_no_level_shows_a_message_not_a_crash(view: MapView) -> None:
     assert view.tile_at(QPoint(10, 10)) is None
     view.center_on_tile((3, 3))
     view.fit()
+
+
+def test_close_up_of_a_big_level_is_sharpened(view: MapView, qtbot: Any) -> None:
+    big = generate(5, level=3, rooms=40)
+    view.set_level(big, MapOptions())
+    view.set_zoom(4.0)  # far beyond what the cached picture of a big level holds
+    renders = view.renders
+    qtbot.waitUntil(lambda: view._detail is not None, timeout=3000)
+    assert view.renders > renders
+    sharp = view.grab().toImage()
+    view.pan(13, 7)  # panning blits the blurred cache until the view settles again
+    assert view._detail_key != view._view_key()
+    qtbot.waitUntil(lambda: view._detail_key == view._view_key(), timeout=3000)
+    assert not sharp.isNull()
