@@ -6,7 +6,8 @@ For a 40-room level (the first level of a 40-room, depth-3 dungeon), in a 1280×
   what the expedition screen costs after every step when the map did not change; goal under 16 ms;
 * redraw while panning and zooming (the cached picture blitted at another transform);
 * set_level with unchanged level and options (the expedition's call after every step): a no-op;
-* rebuild: set_level with new options (the party saw a new room): layout + painting the cache once.
+* rebuild: set_level with new options (the party saw a new room): layout + painting the cache once;
+* a whole new level on the GM map (the workshop after generating or re-rolling).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def main() -> int:
     moving: list[float] = []
     noop: list[float] = []
     rebuild: list[float] = []
+    fresh: list[float] = []
     for seed in range(args.seeds):
         d = generate(seed, level=3, rooms=40, depth=3)
         view = MapView()
@@ -89,12 +91,19 @@ def main() -> int:
             view.set_level(d, opts)
             view.repaint()
             rebuild.append(time.perf_counter() - t)
+        for lv in d.levels:  # another whole level, GM map: the layout and the full painting at the fitted zoom
+            view.set_level(None)
+            t = time.perf_counter()
+            view.set_level(lv, MapOptions(tokens=True))
+            view.repaint()
+            fresh.append(time.perf_counter() - t)
         view.close()
     print("map view, 40-room level, 1280x720")
     print(f"  redraw (cached map + overlay)        {ms(redraw)}")
     print(f"  redraw while zooming and panning     {ms(moving)}")
     print(f"  set_level unchanged + redraw         {ms(noop)}")
     print(f"  set_level new options (map repaint)  {ms(rebuild)}")
+    print(f"  set_level a whole new GM level       {ms(fresh)}")
     return 0
 
 
