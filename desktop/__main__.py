@@ -1,8 +1,9 @@
 """``blacksalt``: the game's entry point.
 
 With a sub-command it runs the Qt-free command line (:mod:`desktop.cli`);
-without one it opens the game window once the desktop exists, and until then
-prints the command line's help.
+without one it opens the game window (:func:`desktop.app.run_window`);
+``--screenshots DIR [--seed S]`` plays a demo campaign headless and writes a
+PNG of every screen; ``--version`` prints the version.
 """
 
 from __future__ import annotations

@@ -36,6 +36,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="blacksalt",
         description="Blacksalt: a solo game of Dead Weight (rules by Pedro Medeiros, CC BY 4.0).",
     )
+    p.add_argument("--version", action="version", version=f"blacksalt {version()}")
+    p.add_argument("--screenshots", default=None, metavar="DIR",
+                   help="play a seeded demo campaign headless and write a PNG of every screen into DIR")  # fmt: skip
+    p.add_argument("--seed", dest="demo_seed", type=_bounded(0, 2**63 - 1, "--seed"), default=None,
+                   help="the demo campaign's seed (with --screenshots)")  # fmt: skip
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     o = sub.add_parser("odds", help="exact odds of an attribute test", description="Exact odds of a test or check.")
@@ -110,12 +115,39 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def version() -> str:
+    """The installed Blacksalt's version, or the checkout's pyproject version."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("blacksalt")
+    except PackageNotFoundError:
+        import re
+
+        pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+        try:
+            found = re.search(r'^version = "([^"]+)"', pyproject.read_text(encoding="utf-8"), re.MULTILINE)
+        except OSError:
+            found = None
+        return found.group(1) if found else "0+unknown"
+
+
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(list(argv))
+    if args.screenshots is not None:
+        if args.command is not None:
+            return _fail("--screenshots takes no command")
+        from desktop.screenshots import main as screenshots_main  # Qt, only on demand
+
+        return screenshots_main(Path(args.screenshots), seed=args.demo_seed)
     if args.command is None:
-        parser.print_help()
-        return 0
+        if args.demo_seed is not None:
+            return _fail("--seed at the top goes with --screenshots; commands take their own --seed")
+        from desktop.app import run_window  # Qt, only on demand
+
+        return run_window(sys.argv[:1])
     handler = {
         "odds": cmd_odds,
         "rules": cmd_rules,

@@ -138,10 +138,7 @@ def stylesheet(text_pt: float = 10.5) -> str:
         return f"{pt * factor:.1f}pt"
 
     return f"""
-* {{
-    font-family: "{UI_FAMILY}";
-    font-size: {s(1)};
-}}
+/* no font rule for every widget: app.setFont() sets the default, so a widget's own setFont() still wins */
 QWidget {{
     color: {c["ink"]};
     selection-background-color: {c["accent"]};
@@ -158,6 +155,13 @@ QLabel[role="title"] {{
     font-weight: bold;
     color: {c["paper"]};
     letter-spacing: 1px;
+}}
+QLabel[role="hero"] {{
+    font-family: "{SERIF_FAMILY}";
+    font-size: {s(3.9)};
+    font-weight: bold;
+    color: {c["paper"]};
+    letter-spacing: 4px;
 }}
 QLabel[role="subtitle"] {{
     font-family: "{SERIF_FAMILY}";
@@ -247,6 +251,23 @@ QPushButton[role="menu"] {{
 }}
 QPushButton[role="menu"]:hover {{ background-color: {c["accent_dark"]}; border-color: {c["accent_hover"]}; }}
 QPushButton[role="menu"]:disabled {{ color: #5f5747; background-color: rgba(27, 23, 18, 0.9); }}
+QPushButton[role="primary_menu"] {{
+    font-family: "{SERIF_FAMILY}";
+    font-size: {s(1.4)};
+    font-weight: bold;
+    text-align: left;
+    padding: 8px 18px;
+    background-color: {c["accent"]};
+    color: {c["paper"]};
+    border: 1px solid {c["accent_hover"]};
+}}
+QPushButton[role="primary_menu"]:hover {{ background-color: {c["accent_hover"]}; border-color: {c["gold"]}; }}
+QPushButton[role="primary_menu"]:focus {{ border-color: {c["gold"]}; }}
+QPushButton[role="primary_menu"]:disabled {{
+    background-color: rgba(46, 26, 23, 0.9);
+    color: #7a6a5c;
+    border-color: #3b2620;
+}}
 QPushButton[role="link"] {{
     background: transparent;
     border: none;
@@ -452,15 +473,14 @@ QGroupBox {{
     background-color: {c["panel"]};
     border: 1px solid {c["border"]};
     border-radius: 4px;
-    margin-top: 0.9em;
-    padding: 14px 8px 8px 8px;
+    margin-top: 1.5em;
+    padding: 10px 8px 8px 8px;
 }}
 QGroupBox::title {{
     subcontrol-origin: margin;
     subcontrol-position: top left;
     left: 10px;
-    padding: 0 5px;
-    background-color: {c["bg"]};
+    padding: 0 2px;
     color: {c["gold"]};
     font-family: "{SERIF_FAMILY}";
     font-weight: bold;
