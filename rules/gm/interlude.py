@@ -67,7 +67,9 @@ AUTO_RATIONS = 3  # rations each adventurer wants before setting out
 AUTO_TORCHES = 2  # torches each adventurer wants
 AUTO_BANDAGES = 1
 AUTO_CAMPING = 1  # camping supplies each: a camp in the dungeon, and a night in the settlement without the inn
-AUTO_MAX_DAYS = 3  # days of rest before the party sets out, healed or not
+AUTO_MAX_DAYS = 3  # days of rest before the party sets out half-healed (strong enough not to turn back at once)
+AUTO_MAX_DAYS_HURT = 10  # days of rest before the party sets out however weak it still is
+AUTO_ESSENTIALS_MONEY = 10  # silver a party short of light or food keeps for them before paying a healer
 AUTO_FOOD_MONEY = 3  # silver kept for tomorrow's ration before paying for the inn
 AUTO_STRENGTH = 0.8  # share of its dice the party wants back before setting out
 
@@ -1451,8 +1453,10 @@ def _strength(gm: GM) -> float:
 def _ready(gm: GM) -> bool:
     """The party is as ready as it will get: loot sold, a light and a ration each (if they can be had), and
     strong enough, or with nothing left that a day in town would mend (or too long idle)."""
+    from rules.gm.autoplay import LEAVE_BELOW
+
     st = _st(gm)
-    if st.days >= AUTO_MAX_DAYS:
+    if st.days >= AUTO_MAX_DAYS_HURT or (st.days >= AUTO_MAX_DAYS and _strength(gm) >= LEAVE_BELOW + 0.1):
         return True
     party = gm.alive()
     if any(_is_loot(gm, it) for m in party for _, it, _ in sellable(gm, m)):
@@ -1537,6 +1541,13 @@ def _suggest_for(gm: GM, member: Member, mine: dict[str, Action]) -> Action | No
                 return a
         return None
 
+    short = _short_of_essentials(gm)
+    if short and ch.silver > reserve + 1:
+        pick = take("shop")  # light and food before anything paid: without them no expedition earns
+        if pick is not None:
+            return pick
+    if short:
+        reserve += AUTO_ESSENTIALS_MONEY  # a paid cure must leave the silver for a torch and a ration
     wounds = {a: ch.attrs[a].wounds for a in ATTRS}
     heals = "hungry" not in ch.afflictions
     body = wounds[Attr.STR] + wounds[Attr.DEX]
@@ -1575,6 +1586,12 @@ def _suggest_for(gm: GM, member: Member, mine: dict[str, Action]) -> Action | No
         if pick is not None:
             return pick
     return take("rest")
+
+
+def _short_of_essentials(gm: GM) -> bool:
+    """The party lacks a light, or someone lacks a ration: what it must buy before it pays for comfort."""
+    rations = _ration_names(gm)
+    return not _has_light(gm) or any(sum(_count(m, n) for n in rations) < 1 for m in gm.alive())
 
 
 def _suggest_market(gm: GM, avail: list[Action], by_id: dict[str, Action]) -> Action:
