@@ -242,6 +242,9 @@ class MainWindow(QMainWindow):
         quit_signal = getattr(screen, "quit_to_menu", None)
         if quit_signal is not None:
             quit_signal.connect(self.show_start)
+        chronicle_signal = getattr(screen, "chronicle_requested", None)
+        if chronicle_signal is not None:
+            chronicle_signal.connect(self.show_chronicle)
         session.listeners.append(lambda _events: self._update_title())
         self._show("game", screen)
         screen.setFocus()

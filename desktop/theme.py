@@ -158,10 +158,10 @@ QLabel[role="title"] {{
 }}
 QLabel[role="hero"] {{
     font-family: "{SERIF_FAMILY}";
-    font-size: {s(3.9)};
+    font-size: {s(3.4)};
     font-weight: bold;
     color: {c["paper"]};
-    letter-spacing: 4px;
+    letter-spacing: 3px;
 }}
 QLabel[role="subtitle"] {{
     font-family: "{SERIF_FAMILY}";

@@ -5,7 +5,6 @@ Every change applies at once and is written to the settings file (the player sav
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
@@ -242,15 +241,17 @@ class SettingsScreen(QWidget):
         self._apply_timer.start()  # re-styling the whole window is not free: wait until the slider rests
 
     def _set(self, **changes: object) -> None:
-        self.settings = replace(self.settings, **changes)  # type: ignore[arg-type]
+        # changed in place: the game screen and the dice tray hold this same object
+        for key, value in changes.items():
+            setattr(self.settings, key, value)
+        self.settings.__post_init__()
         self._show_values()
         self._save_and_tell()
 
     def _commit(self) -> None:
         size = self.text_size.value() / 2
         if size != self.settings.text_size:
-            self.settings = replace(self.settings, text_size=size)
-            self._save_and_tell()
+            self._set(text_size=size)
 
     def _save_and_tell(self) -> None:
         try:
@@ -269,9 +270,7 @@ class SettingsScreen(QWidget):
         self.animation.setValue(d.animation_speed)
         for w in (self.text_size, self.gm_rerolls, self.animation):
             w.blockSignals(False)
-        self.settings = d
-        self._show_values()
-        self._save_and_tell()
+        self._set(text_size=d.text_size, gm_rerolls=d.gm_rerolls, animation_speed=d.animation_speed)
 
     def _leave(self) -> None:
         if self._apply_timer.isActive():

@@ -189,7 +189,7 @@ class StartScreen(QWidget):
         left.addWidget(credit)
         left_box = QWidget()
         left_box.setLayout(left)
-        left_box.setFixedWidth(500)
+        left_box.setFixedWidth(520)
         root.addWidget(left_box)
 
         # --- right: the saved campaigns ---
