@@ -15,6 +15,7 @@ randomness comes from the RNG passed in.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, Protocol
@@ -42,6 +43,7 @@ class LifepathRoll:
     roll: int
     rerolls: list[list[int]] = field(default_factory=list)  # dice before each re-roll
     chosen: bool = False
+    free_rerolls: int = 0  # re-rolls that cost no insight (the same life path as a party member)
 
 
 @dataclass
@@ -257,25 +259,53 @@ def apply_lifepath_row(
         ch.earn_insight(row.insight)
 
 
+def free_lifepath_reroll(
+    adv: Adventurer, content: Content, table: LifepathTable, dice: list[int], shared: Collection[str], used: int = 0
+) -> bool:
+    """Whether re-rolling ``dice`` now costs no insight: the row is one another party member already has on this
+    table (``shared``) and the adventurer has not had its free re-roll yet ("When playing with a group, if your
+    character has the same life path as another character in your party, you may, only once, roll again without
+    spending insight").  ``used``: free re-rolls already taken in the roll in progress."""
+    expr = DiceExpr.parse(table.dice)
+    row = table.lookup(sum(dice) + expr.bonus)
+    taken = sum(r.free_rerolls for r in adv.lifepath) + used
+    return row.name in shared and taken < content.lifepath.rules.same_lifepath_free_rerolls
+
+
 def roll_lifepath_dice(
-    adv: Adventurer, content: Content, table_id: str, rng: Random, chooser: CreationChooser
+    adv: Adventurer,
+    content: Content,
+    table_id: str,
+    rng: Random,
+    chooser: CreationChooser,
+    *,
+    shared: Collection[str] = (),
 ) -> LifepathRoll:
-    """Roll one life-path table and offer the insight re-rolls; the row is found but not yet applied.
+    """Roll one life-path table and offer the re-rolls; the row is found but not yet applied.
 
     The first half of :func:`roll_lifepath`: a step-by-step creation shows the dice and the row here,
-    before :func:`finish_lifepath` applies the row (which may ask the chooser for attributes).
+    before :func:`finish_lifepath` applies the row (which may ask the chooser for attributes).  A re-roll
+    costs insight, except once per adventurer when the row is one of ``shared`` (the rows other party
+    members have on this table; see :func:`free_lifepath_reroll`).
     """
     table = content.lifepath.table(table_id)  # type: ignore[arg-type]
     expr = DiceExpr.parse(table.dice)
     dice = roll(rng, expr.count, expr.sides)
     record = LifepathRoll(table_id, dice, "", 0)
-    while adv.character.insight >= content.lifepath.rules.insight_reroll_cost:
+    cost = content.lifepath.rules.insight_reroll_cost
+    while True:
+        free = free_lifepath_reroll(adv, content, table, dice, shared, record.free_rerolls)
+        if not free and adv.character.insight < cost:
+            break
         again = chooser.lifepath_reroll(adv, table, list(dice))
         if not again:
             break
         if any(not 0 <= i < len(dice) for i in again):
             raise RuleError("re-roll indices must name dice of this roll")
-        adv.character.spend_insight(content.lifepath.rules.insight_reroll_cost)
+        if free:
+            record.free_rerolls += 1
+        else:
+            adv.character.spend_insight(cost)
         record.rerolls.append(list(dice))
         for i in sorted(set(again)):
             dice[i] = roll(rng, 1, expr.sides)[0]
