@@ -124,7 +124,7 @@ class Shooter:
 
     def show_game(self) -> Any:
         """The game screen, redrawn from the campaign as it now stands."""
-        game = self.window.screens.get("game")
+        game: Any = self.window.screens.get("game")
         if game is None:
             return None
         self.window._show("game", game)
