@@ -62,6 +62,7 @@ from rules.creation import (
     RandomChooser,
     apply_class,
     finish_lifepath,
+    free_lifepath_reroll,
     new_adventurer,
     roll_lifepath_dice,
 )
@@ -102,6 +103,7 @@ class NeedChoice(Exception):
         options: Sequence[str] = (),
         count: int = 1,
         index: int = 0,
+        free_with: str | None = None,
     ) -> None:
         super().__init__(f"{kind}: {purpose}")
         self.kind = kind  # "reroll" | "attribute" | "pick"
@@ -113,6 +115,7 @@ class NeedChoice(Exception):
         self.options = list(options)
         self.count = count
         self.index = index
+        self.free_with = free_with  # the party member whose life path this is: the re-roll costs no insight
 
 
 @dataclass
@@ -151,11 +154,18 @@ class Question:
     answer: list[str] | None
 
 
+#: table id → row name → the earlier party member who has that row (for the free re-roll)
+Shared = dict[str, dict[str, str]]
+
+
 class _Replay:
     """A :class:`~rules.creation.CreationChooser` answering from a plan, raising :class:`NeedChoice` when it cannot."""
 
-    def __init__(self, plan: SlotPlan) -> None:
+    def __init__(self, plan: SlotPlan, cont: Content, shared: Shared) -> None:
         self.plan = plan
+        self.cont = cont
+        self.shared = shared
+        self.free_used = 0
         self.step = ""
         self.rerolls_asked = 0
         self.attrs_asked = 0
@@ -163,18 +173,22 @@ class _Replay:
         self.asked: list[Question] = []
 
     def begin(self, table_id: str) -> None:
-        self.step, self.rerolls_asked, self.attrs_asked, self.seen = table_id, 0, 0, []
+        self.step, self.rerolls_asked, self.attrs_asked, self.seen, self.free_used = table_id, 0, 0, [], 0
 
     def lifepath_reroll(self, adv: Adventurer, table: LifepathTable, dice: list[int]) -> list[int] | None:
         st = self.plan.steps[self.step]
         i = self.rerolls_asked
         self.rerolls_asked += 1
+        rows = self.shared.get(self.step, {})
+        free = free_lifepath_reroll(adv, self.cont, table, dice, set(rows), self.free_used)
         if i < len(st.rerolls):
             self.seen.append(list(dice))
+            self.free_used += free
             return list(st.rerolls[i])
         if st.kept:
             return None
-        raise NeedChoice("reroll", adv, table=table, dice=dice, history=self.seen, index=i)
+        who = rows.get(table.lookup(sum(dice)).name) if free else None
+        raise NeedChoice("reroll", adv, table=table, dice=dice, history=self.seen, index=i, free_with=who)
 
     def attribute(self, adv: Adventurer, purpose: str, options: list[Attr]) -> Attr:
         st = self.plan.steps[self.step]
@@ -297,11 +311,23 @@ def _insight_options(adv: Adventurer, cont: Content) -> list[SpendOption]:
     return spend_options(ch, list(cont.character.insight.spends), learnable_skills(ch, skills), at_creation=True)
 
 
-def build(plan: SlotPlan, cont: Content, seed: int) -> Build:
-    """Replay ``plan`` through ``rules.creation``; stop at the first question it does not answer."""
+def shared_rows(builds: Sequence[Build]) -> Shared:
+    """The life-path rows the adventurers of ``builds`` have rolled, by table (the first to have a row keeps it)."""
+    out: Shared = {}
+    for b in builds:
+        for s in b.steps:
+            if s.status == "done" and s.row is not None:
+                out.setdefault(s.table.id, {}).setdefault(s.row.name, b.adv.name)
+    return out
+
+
+def build(plan: SlotPlan, cont: Content, seed: int, shared: Shared | None = None) -> Build:
+    """Replay ``plan`` through ``rules.creation``; stop at the first question it does not answer.  ``shared``:
+    the rows the party members before this one have (the same life path re-rolls once for free)."""
+    shared = shared or {}
     rng = slot_rng(seed, plan)
     adv = new_adventurer(cont, plan.name)
-    chooser = _Replay(plan)
+    chooser = _Replay(plan, cont, shared)
     out = Build(adv, [])
     blocked = False
     for tid in LIFEPATH_ORDER:
@@ -312,7 +338,7 @@ def build(plan: SlotPlan, cont: Content, seed: int) -> Build:
             continue
         chooser.begin(tid)
         try:
-            record = roll_lifepath_dice(adv, cont, tid, rng, chooser)
+            record = roll_lifepath_dice(adv, cont, tid, rng, chooser, shared=set(shared.get(tid, {})))
         except NeedChoice as q:
             total = sum(q.dice)
             out.steps.append(StepView(table, "reroll", q.dice, q.history, total, table.lookup(total), q,
@@ -388,29 +414,34 @@ def _open_step(plan: SlotPlan) -> str:
     return list(plan.steps)[-1]
 
 
-def roll_step(plan: SlotPlan, b: Build) -> bool:
-    """Roll the next life-path step (keeping the previous one if it only waits for a re-roll decision)."""
+def roll_step(plan: SlotPlan, b: Build, cont: Content, seed: int, shared: Shared | None = None) -> bool:
+    """Roll the next life-path step, keeping the previous one first if it only waits for a re-roll decision
+    (if the kept row then asks for an attribute, that comes first).  True if the plan changed."""
     q = b.pending
+    changed = False
     if q is not None and q.kind == "reroll":
         answer(plan, q, None)
+        changed = True
+        if build(plan, cont, seed, shared).pending is not None:
+            return True
     elif q is not None:
         return False
     nxt = next((s.table.id for s in b.steps if s.table.id not in plan.steps), None)
     if nxt is None:
-        return False
+        return changed
     plan.steps[nxt] = StepPlan()
     return True
 
 
-def autofill(plan: SlotPlan, cont: Content, seed: int, rng: Random) -> Build:
+def autofill(plan: SlotPlan, cont: Content, seed: int, rng: Random, shared: Shared | None = None) -> Build:
     """Finish the adventurer the way :func:`rules.creation.random_adventurer` would: roll what is left,
     answer every question with a :class:`RandomChooser`, spend the leftover insight."""
     chooser = RandomChooser(rng)
     for _ in range(500):
-        b = build(plan, cont, seed)
+        b = build(plan, cont, seed, shared)
         q = b.pending
         if q is None and not b.class_open:
-            roll_step(plan, b)
+            roll_step(plan, b, cont, seed, shared)
         elif q is not None and q.kind == "reroll":
             assert q.table is not None
             answer(plan, q, chooser.lifepath_reroll(q.adv, q.table, q.dice))
@@ -556,7 +587,9 @@ class StepCard(QFrame):
     reroll = Signal(list)  # indices of the marked dice
     attribute = Signal(str)
 
-    def __init__(self, number: int, table: LifepathTable, rules_tip: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, number: int, table: LifepathTable, rules_tip: str, cost: int = 1, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setProperty("role", "panel")
         self.table = table
@@ -608,7 +641,9 @@ class StepCard(QFrame):
         self.roll_btn.clicked.connect(self.roll.emit)
         self.keep_btn = _button("Keep", tip="Keep this result and apply it to the sheet. <i>Shortcut: K</i>")
         self.keep_btn.clicked.connect(self.keep.emit)
-        self.reroll_btn = _button("Re-roll marked dice · 1 insight", "gold", tip=rules_tip)
+        self.cost = cost
+        self.rules_tip = rules_tip
+        self.reroll_btn = _button(f"Re-roll marked dice · {cost} insight", "gold", tip=rules_tip)
         self.reroll_btn.clicked.connect(lambda: self.reroll.emit([i for i, d in enumerate(self.dice) if d.isChecked()]))
         self.insight = _label("", "muted")
         self.ask = _label("", "gold")
@@ -664,12 +699,18 @@ class StepCard(QFrame):
         self.effects.setText("   ·   ".join(v.effects))
         self.effects.setVisible(bool(v.effects))
         past = ["  ".join(str(x) for x in h) for h in v.history]
-        self.history.setText(("Before the insight re-roll: " + "  →  ".join(past)) if past else "")
+        self.history.setText(("Before the re-roll: " + "  →  ".join(past)) if past else "")
         self.history.setVisible(bool(past))
         self.roll_btn.setVisible(v.status == "ready")
         self.keep_btn.setVisible(v.status == "reroll")
         self.reroll_btn.setVisible(v.status == "reroll")
         self.reroll_btn.setEnabled(False)
+        who = v.question.free_with if v.question is not None else None
+        if who:
+            self.reroll_btn.setText(f"Re-roll marked dice · free, {who.split()[0]} has this life path")
+        else:
+            self.reroll_btn.setText(f"Re-roll marked dice · {self.cost} insight")
+        self.reroll_btn.setToolTip(self.rules_tip)
         self.insight.setVisible(v.status == "reroll")
         self.insight.setText(f"Insight left: {v.insight}")
         asking = v.status == "attribute" and v.question is not None
@@ -939,7 +980,8 @@ class AdventurerPage(QWidget):
         )
         self.cards: list[StepCard] = []
         for i, tid in enumerate(LIFEPATH_ORDER):
-            card = StepCard(i + 1, self.cont.lifepath.table(tid), reroll_tip)  # type: ignore[arg-type]
+            table = self.cont.lifepath.table(tid)  # type: ignore[arg-type]
+            card = StepCard(i + 1, table, reroll_tip, rules.insight_reroll_cost)
             card.roll.connect(self.roll)
             card.keep.connect(self.keep)
             card.reroll.connect(self.reroll)
@@ -1005,7 +1047,8 @@ class AdventurerPage(QWidget):
             QTimer.singleShot(0, self.follow)
 
     def roll(self) -> None:
-        if self.result is not None and roll_step(self.plan, self.result):
+        shared = self.owner.shared_for(self.plan.slot)
+        if self.result is not None and roll_step(self.plan, self.result, self.cont, self.owner.seed, shared):
             self._rebuild()
 
     def keep(self) -> None:
@@ -1076,7 +1119,8 @@ class AdventurerPage(QWidget):
                 target = card
                 break
         if target is None and b.class_open:
-            target = self.class_card if not b.class_done else self.insight_card
+            pending = b.pending.purpose if b.pending is not None else None
+            target = self.groups.get(pending or "") or (self.class_card if not b.class_done else self.insight_card)
         if target is not None:
             self.steps_scroll.ensureWidgetVisible(target, 0, 12)
 
@@ -1235,7 +1279,9 @@ class NewCampaignScreen(QWidget):
             p = SlotPlan(i)
             p.name = slot_name(self.cont, self.seed, p, {q.name for q in self.plans})
             self.plans.append(p)
-        self.builds: list[Build] = [build(p, self.cont, self.seed) for p in self.plans]
+        self.builds: list[Build] = []
+        for p in self.plans:
+            self.builds.append(build(p, self.cont, self.seed, shared_rows(self.builds)))
         outer = QVBoxLayout(self)
         outer.setContentsMargins(18, 12, 18, 12)
         outer.setSpacing(8)
@@ -1308,7 +1354,8 @@ class NewCampaignScreen(QWidget):
         self.back_btn = _button("← Back", tip="Back to the start screen. <i>Esc</i>")
         self.back_btn.clicked.connect(self.cancelled.emit)
         bottom.addWidget(self.back_btn)
-        self.status = _label("", "muted")
+        self.status = _label("", "muted", wrap=True)
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         bottom.addWidget(self.status, 1)
         self.begin_btn = _button("Begin the campaign", "primary",
                                  tip="Save the new campaign and land in the settlement. <i>Ctrl+Enter</i>")  # fmt: skip
@@ -1349,17 +1396,24 @@ class NewCampaignScreen(QWidget):
 
     def autofill(self, plan: SlotPlan) -> Build:
         rng = Random(f"blacksalt-random:{self.seed}:{plan.slot}:{plan.draw}")
-        b = autofill(plan, self.cont, self.seed, rng)
+        b = autofill(plan, self.cont, self.seed, rng, self.shared_for(plan.slot))
         self.builds[plan.slot] = b
         return b
 
+    def shared_for(self, slot: int) -> Shared:
+        """The life paths of the party members before ``slot`` (a row one of them has re-rolls once for free)."""
+        return shared_rows(self.builds[:slot])
+
     def refresh_page(self, page: AdventurerPage) -> None:
+        """Rebuild this adventurer and the ones after it (whose free re-roll depends on the rows before them)."""
         try:
-            self.builds[page.plan.slot] = build(page.plan, self.cont, self.seed)
+            for later in self.pages[page.plan.slot :]:
+                self.builds[later.plan.slot] = build(later.plan, self.cont, self.seed, self.shared_for(later.plan.slot))
         except (RuleError, ValueError, KeyError) as exc:
             QMessageBox.warning(self, "Creation", f"That choice cannot be made: {exc}")
             return
-        page.show_build(self.builds[page.plan.slot])
+        for later in self.pages[page.plan.slot : self.party_size]:
+            later.show_build(self.builds[later.plan.slot])
         self._update_tabs()
 
     def refresh_all(self) -> None:
@@ -1459,7 +1513,10 @@ class NewCampaignScreen(QWidget):
 
     def adventurers(self) -> list[Adventurer]:
         """Fresh copies of the party's adventurers, as the plans make them."""
-        return [build(p, self.cont, self.seed).adv for p in self.plans[: self.party_size]]
+        done: list[Build] = []
+        for p in self.plans[: self.party_size]:
+            done.append(build(p, self.cont, self.seed, shared_rows(done)))
+        return [b.adv for b in done]
 
     def begin(self) -> None:
         missing = self.missing()

@@ -11,7 +11,15 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton
 
-from desktop.screens.new_campaign import AdventurerPage, NewCampaignScreen, StepCard, slot_rng
+from desktop.screens.new_campaign import (
+    AdventurerPage,
+    NewCampaignScreen,
+    SlotPlan,
+    StepCard,
+    StepPlan,
+    build,
+    slot_rng,
+)
 from desktop.session import Session, content
 from rules.attributes import ATTRS, Attr
 from rules.creation import LIFEPATH_ORDER, new_adventurer, roll_lifepath
@@ -284,3 +292,57 @@ def test_random_choices_never_touch_the_global_random(qtbot: Any) -> None:
     w.random_party()
     assert random.getstate() == state
     assert Random(1).random() == random.random()
+
+
+def _first_row(seed: int, slot: int) -> str:
+    plan = SlotPlan(slot, name="X")
+    plan.steps["infancy"] = StepPlan(kept=True)
+    b = build(plan, content(), seed)
+    assert b.steps[0].row is not None
+    return b.steps[0].row.name
+
+
+def test_the_same_life_path_as_an_earlier_member_rerolls_free(qtbot: Any, tmp_path: Path) -> None:
+    seed = next(s for s in range(500) if _first_row(s, 0) == _first_row(s, 1))
+    w = NewCampaignScreen(folder=tmp_path, seed=seed)
+    qtbot.addWidget(w)
+    w.resize(1280, 720)
+    w.show()
+    first = w.pages[0]
+    click(qtbot, first.cards[0].roll_btn)
+    click(qtbot, first.cards[0].keep_btn)
+    answer_attribute_questions(qtbot, first.cards[0], [])
+    w.tabs.setCurrentIndex(1)
+    page = w.pages[1]
+    card = page.cards[0]
+    click(qtbot, card.roll_btn)
+    assert card.view is not None and card.view.status == "reroll"
+    assert "free" in card.reroll_btn.text() and w.plans[0].name.split()[0] in card.reroll_btn.text()
+    insight = card.view.insight
+    qtbot.mouseClick(card.dice[0], LEFT)
+    click(qtbot, card.reroll_btn)
+    assert page.result is not None
+    v = page.result.steps[0]
+    spent = insight - (v.insight if v.status == "reroll" else page.result.adv.character.insight - _row_insight(v))
+    assert spent == 0, "the free re-roll costs no insight"
+    if v.status == "reroll":
+        assert "free" not in card.reroll_btn.text(), "only once"
+
+
+def _row_insight(v: Any) -> int:
+    return int(v.row.insight) if v.row is not None else 0
+
+
+def test_r_on_the_last_step_keeps_it(qtbot: Any, screen: NewCampaignScreen) -> None:
+    page = screen.current_page()
+    for _ in range(40):
+        b = page.result
+        assert b is not None
+        if b.class_open:
+            break
+        q = b.pending
+        if q is not None and q.kind == "attribute":
+            page._attribute(q.options[0])
+        else:
+            qtbot.keyClick(screen, Qt.Key.Key_R)
+    assert page.result is not None and page.result.class_open, "R rolled and kept every step, the last one too"
