@@ -616,11 +616,12 @@ class StepCard(QFrame):
             dice_box.addWidget(d)
         self.total = _label("", "gold")
         self.total.setFont(serif_font(17, bold=True))
-        self.total.setMinimumWidth(44)
+        self.total.setMinimumWidth(64)
         dice_box.addWidget(self.total)
         dice_box.addStretch(1)
         dice_w = QWidget()
         dice_w.setLayout(dice_box)
+        dice_w.setFixedWidth(4 * 42 + 76)  # room for four dice and the total: the rows' texts line up
         lay.addWidget(dice_w, 1, 0, 2, 1, Qt.AlignmentFlag.AlignTop)
         self.row_name = _label("", "heading")
         self.row_name.setFont(serif_font(12, bold=True))
