@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 MAX_TURNS = 90  # an expedition longer than this heads home
 LEAVE_BELOW = 0.6  # head home when the party has less than this share of its dice left
+DARK_TURNS = 6  # turns a party without any light gropes in the dark before it heads home
+DARK_STRENGTH = 0.8  # ... and only while it has this share of its dice left
 BREATH_AT = 3  # catch breath when the party has this many fatigue points (or anyone's DEX is tired)
 
 
@@ -67,13 +69,30 @@ def _wounds(gm: GM) -> int:
     return sum(m.adv.character.attrs[a].wounds for m in gm.alive() for a in ATTRS)
 
 
+def _camp_mends(gm: GM) -> bool:
+    """A camp would give something back: someone not parched is tired, or someone not hungry is wounded, or
+    the party carries a ration to cook (which cures both).  A starving camp only moves the doom on."""
+    rations = sum(i.count for m in gm.alive() for i in m.adv.inventory.items if i.name == "Ration")
+    for m in gm.active():
+        ch = m.adv.character
+        tired = any(ch.attrs[a].fatigue for a in ATTRS)
+        hurt = any(ch.attrs[a].wounds for a in ATTRS)
+        if (tired and ("parched" not in ch.afflictions or rations)) or (hurt and ("hungry" not in ch.afflictions
+                                                                                  or rations)):
+            return True
+    return False
+
+
 def should_leave(gm: GM) -> bool:
     exp = gm.c.expedition
     assert exp is not None
     hurt = party_strength(gm) < LEAVE_BELOW or any(not m.adv.character.can_act for m in gm.alive())
     from rules.gm.exploration import boss_defeated
 
-    return hurt or not has_light(gm) or exp.turns > MAX_TURNS or boss_defeated(gm)
+    # without a light every turn costs PRE fatigue or terror: a party that could buy none still gropes a few
+    # rooms for something to sell while it is fresh (going home empty-handed only means starving there)
+    dark = not has_light(gm) and (exp.turns >= DARK_TURNS or party_strength(gm) < DARK_STRENGTH)
+    return hurt or dark or exp.turns > MAX_TURNS or boss_defeated(gm)
 
 
 def _path_first_step(gm: GM, goal: set[int], *, through_enemies: bool = False) -> int | None:
@@ -219,7 +238,7 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     legs = any(m.adv.character.attrs[Attr.DEX].fatigue for m in gm.active())  # DEX moves you out of a fight
     if "breath" in ids and (tired >= BREATH_AT or legs):
         return ids["breath"]
-    if "camp" in ids and not leaving and (_wounds(gm) >= 3 or tired >= 5) and exp.camped < 2:
+    if "camp" in ids and not leaving and (_wounds(gm) >= 3 or tired >= 5) and exp.camped < 2 and _camp_mends(gm):
         return ids["camp"]
     level = gm.site_level()
     if leaving:

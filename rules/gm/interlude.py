@@ -64,7 +64,7 @@ MAX_LEVEL = 10  # the generator's difficulty range is 1..10
 
 # autoplay (the policy's own taste, not rules)
 AUTO_RATIONS = 3  # rations each adventurer wants before setting out
-AUTO_TORCHES = 2  # torches each adventurer wants
+AUTO_TORCHES = 2  # packs of torches the party wants (a pack of 2 lights about six decays)
 AUTO_BANDAGES = 1
 AUTO_CAMPING = 1  # camping supplies each: a camp in the dungeon, and a night in the settlement without the inn
 AUTO_MAX_DAYS = 3  # days of rest before the party sets out half-healed (strong enough not to turn back at once)
@@ -1425,16 +1425,25 @@ def _suggest_insight(avail: list[Action]) -> Action | None:
 
 
 def _needs(gm: GM) -> dict[str, int]:
-    """What the party would buy (whoever carries it: rations and light are shared): item -> how many more."""
+    """What the party would buy next (whoever carries it: rations and light are shared): item -> how many
+    more, in the order it buys them — a ration each first (hunger bites every day), then a light, then
+    the rest in rounds, so a poor party leaves with food and one torch rather than a bag of torches."""
     rations = _ration_names(gm)
-    wants = {"Torches": AUTO_TORCHES}  # no light, no expedition, no silver
-    if rations:
-        wants[rations[0]] = AUTO_RATIONS
-    wants.update({"Camping supplies": AUTO_CAMPING, "Bandages": AUTO_BANDAGES})
     n = len(gm.alive())
-    needs = {k: v * n - _party_count(gm, k) for k, v in wants.items() if _party_count(gm, k) < v * n}
-    if not _party_count(gm, "3 meter pole") and not any(m.adv.character.has_skill("Infiltration") for m in gm.alive()):
-        needs["3 meter pole"] = 1  # one for the party, to look for traps
+    tiers: list[tuple[str, int]] = []
+    for round_ in range(1, AUTO_RATIONS + 1):
+        if rations:
+            tiers.append((rations[0], round_ * n))
+        if round_ <= AUTO_TORCHES:
+            tiers.append(("Torches", round_))  # packs for the party: one burns for about three decays
+    tiers += [("Camping supplies", AUTO_CAMPING * n), ("Bandages", AUTO_BANDAGES * n)]
+    if not any(m.adv.character.has_skill("Infiltration") for m in gm.alive()):
+        tiers.append(("3 meter pole", 1))  # one for the party, to look for traps
+    needs: dict[str, int] = {}
+    for name, want in tiers:
+        have = _party_count(gm, name)
+        if have < want and name not in needs:
+            needs[name] = want - have
     return needs
 
 
