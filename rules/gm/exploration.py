@@ -152,6 +152,18 @@ def party_has_light(gm: GM) -> bool:
     return any(m.lit for m in gm.active())
 
 
+#: One of a light source's items, in a sentence: "Torches" is a pack, one torch burns at a time.
+_ONE_LIGHT = {"torches": "torch", "candles": "candle"}
+
+
+def light_noun(name: str, *, article: bool = True) -> str:
+    """``"a torch"`` for Torches, ``"a candle"`` for Candles, ``"a lantern"`` for a Lantern (no article:
+    ``"torch"``)."""
+    low = name.lower()
+    one = _ONE_LIGHT.get(low, low)
+    return f"{'an' if one[:1] in 'aeiou' else 'a'} {one}" if article else one
+
+
 def light_source(gm: GM, member: Member) -> str | None:
     """Light a torch, a candle or the lantern carried by ``member`` (a quick action); returns its name."""
     for item in list(member.adv.inventory.items):
@@ -172,14 +184,15 @@ def light_source(gm: GM, member: Member) -> str | None:
         assert gm.c.expedition is not None
         gm.c.expedition.light_burns[member.id] = die
         gm.c.expedition.dark = False
-        gm.emit("light", f"{member.name} lights {entry.name.lower().rstrip('s')}.", who=member.id)
+        gm.emit("light", f"{member.name} lights {light_noun(entry.name)}.", who=member.id)
         return str(entry.name)
     return None
 
 
 def snuff(gm: GM, member: Member, reason: str) -> None:
     if member.lit:
-        gm.emit("light_out", f"{member.name}'s {member.lit.lower().rstrip('s')} goes out ({reason}).", who=member.id)
+        what = light_noun(member.lit, article=False)
+        gm.emit("light_out", f"{member.name}'s {what} goes out ({reason}).", who=member.id)
     member.lit = None
     if gm.c.expedition is not None:
         gm.c.expedition.light_burns.pop(member.id, None)
@@ -546,9 +559,8 @@ def actions(gm: GM) -> list[Action]:
             continue
         door = door_state(gm, link)
         cost = move_cost(gm, link, target)
-        label = (
-            f"Go to {_room_label(gm, target)} through the {link.door} {'archway' if link.door == 'archway' else 'door'}"
-        )
+        way = "archway" if link.door == "archway" else f"{link.door} door"
+        label = f"Go to {_room_label(gm, target)} through the {way}"
         reason = why
         if encounters.barring(gm) and target != exp.came_from:
             reason = reason or "Enemies bar the way: fight, parley, or go back the way you came."

@@ -63,7 +63,7 @@ JOB_DAYS_AWAY = (1, 2)  # days to a dungeon whose hook names another settlement 
 MAX_LEVEL = 10  # the generator's difficulty range is 1..10
 
 # autoplay (the policy's own taste, not rules)
-AUTO_RATIONS = 3  # rations each adventurer wants before setting out
+AUTO_RATIONS = 2  # rations each adventurer wants before setting out (tonight's and one for the road)
 AUTO_TORCHES = 2  # packs of torches the party wants (a pack of 2 lights about six decays)
 AUTO_BANDAGES = 1
 AUTO_CAMPING = 1  # camping supplies each: a camp in the dungeon, and a night in the settlement without the inn
@@ -1616,6 +1616,9 @@ def _suggest_market(gm: GM, avail: list[Action], by_id: dict[str, Action]) -> Ac
                     return a
         return by_id["done"]
     budget = m.adv.character.silver - _reserve(gm) - 1
+    inv = m.adv.inventory
+    if not any(p.container and not p.liquid_only and p.on_body and inv.free(p.name) > 0 for p in inv.places):
+        return by_id["done"]  # bought goods would go into the hands: a weapon hand full of bread
     for name in _needs(gm):
         buy = by_id.get(f"buy:{name}")
         if buy is not None and buy.cost.silver <= budget:
