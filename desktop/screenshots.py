@@ -330,8 +330,10 @@ def main(out: Path, seed: int | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="blacksalt-demo-") as tmp:
         home = Path(tmp)
         # the demo's settings, saves and exports stay in the temporary folder
-        saved = {k: os.environ.get(k) for k in ("BLACKSALT_CONFIG_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME")}
+        keys = ("BLACKSALT_CONFIG_DIR", "BLACKSALT_DATA_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME")
+        saved = {k: os.environ.get(k) for k in keys}
         os.environ["BLACKSALT_CONFIG_DIR"] = str(home / "config")
+        os.environ["BLACKSALT_DATA_DIR"] = str(home / "data")
         os.environ["XDG_DATA_HOME"] = str(home / "data")
         os.environ["XDG_CONFIG_HOME"] = str(home / "config")
         try:

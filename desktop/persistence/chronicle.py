@@ -29,7 +29,9 @@ def _days(events: Iterable[dict[str, Any]], skip: Collection[str]) -> list[tuple
         if ev["kind"] in skip or not str(ev["text"]).strip():
             continue
         day = ev.get("day")
-        if not groups or (day is not None and day != groups[-1][0]):
+        last = groups[-1][0] if groups else None
+        # days never run backwards: a step that crosses a night may log yesterday's last event after today's first
+        if not groups or (day is not None and (last is None or day > last)):
             groups.append((day, []))
         groups[-1][1].append(ev)
     return groups

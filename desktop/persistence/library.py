@@ -20,8 +20,18 @@ from desktop.persistence.savefile import SaveError, examine
 SUFFIX = ".sqlite3"
 
 
+#: An environment variable that moves the user data folder (tests, demos, a portable install).
+DATA_DIR_ENV = "BLACKSALT_DATA_DIR"
+
+
 def default_folder() -> Path:
-    """``<platformdirs user_data_dir("Blacksalt")>/campaigns`` (not created here)."""
+    """``<platformdirs user_data_dir("Blacksalt")>/campaigns``, or ``$BLACKSALT_DATA_DIR/campaigns`` (not created
+    here)."""
+    import os
+
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override) / "campaigns"
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("Blacksalt", appauthor=False)) / "campaigns"

@@ -127,7 +127,8 @@ def font(px: float, *, serif: bool = True, bold: bool = False, italic: bool = Fa
 
 @cache
 def _installed_family(serif: bool) -> str:
-    wanted = [*_bundled_families(), *(SERIF_FAMILIES if serif else SANS_FAMILIES)]
+    bundled = [f for f in _bundled_families() if ("Serif" in f) == serif and "Mono" not in f]
+    wanted = [*bundled, *(SERIF_FAMILIES if serif else SANS_FAMILIES)]
     installed = set(QFontDatabase.families())
     return next((f for f in wanted if f in installed), wanted[-1])
 
