@@ -171,6 +171,17 @@ def test_console_script_entry_point_runs() -> None:
     assert json.loads(proc.stdout)["success"] == pytest.approx(0.75)
 
 
-def test_no_arguments_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
-    code, text, _ = out(capsys)
-    assert code == 0 and "odds" in text and "Pedro Medeiros" in text
+def test_no_arguments_opens_the_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    import desktop.app
+
+    opened: list[list[str]] = []
+    monkeypatch.setattr(desktop.app, "run_window", lambda argv: opened.append(list(argv)) or 0)
+    assert run([]) == 0
+    assert len(opened) == 1
+
+
+def test_help_names_the_commands_and_credits_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        run(["--help"])
+    text = capsys.readouterr().out
+    assert exit_.value.code == 0 and "odds" in text and "simulate" in text and "Pedro Medeiros" in text
