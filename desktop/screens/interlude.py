@@ -191,6 +191,9 @@ class InterludeView(QWidget):
         self._build_roster()
         self._build_trappings()
         self._shortcuts()
+        self._stale: set[int] = set()  # tabs redrawn only when opened: a step redraws the one in sight
+        self._step = "begin"
+        self.tabs.currentChanged.connect(self._tab_opened)
         self.refresh([])
 
     # --- helpers ------------------------------------------------------------------------------------------------
@@ -335,22 +338,38 @@ class InterludeView(QWidget):
         self.menu_actions = {}
         if events:
             self._recent = [e.text for e in events][-14:]
-        acts = self._actions()
         c = self.session.campaign
         st = c.interlude
         step = "begin" if st is None else st.step
+        self._step = step
         self._refresh_header()
-        self._refresh_day(acts, step)
-        self._refresh_shop(acts, step)
-        self._refresh_jobs(acts)
-        self._refresh_roster(acts)
-        self._refresh_trappings()
+        self._stale = set(range(len(TABS)))
         if step != self._last_step:
             if step == "market":
-                self.tabs.setCurrentIndex(TABS.index("Shop"))
+                self.tabs.setCurrentIndex(TABS.index("Shop"))  # redraws the tab through _tab_opened
             elif step in ("sleep", "actions", "begin") and self._last_step in ("market", "sleep", ""):
                 self.tabs.setCurrentIndex(TABS.index("Day"))
             self._last_step = step
+        self._tab_opened(self.tabs.currentIndex())
+
+    def _tab_opened(self, index: int) -> None:
+        """Redraw tab ``index`` if a step happened since it was last drawn (every tab in one go cost ~70 ms
+        a step: the shop's table and the trappings' paper doll are built from scratch)."""
+        if index not in self._stale:
+            return
+        self._stale.discard(index)
+        acts = self._actions()
+        name = TABS[index]
+        if name == "Day":
+            self._refresh_day(acts, self._step)
+        elif name == "Shop":
+            self._refresh_shop(acts, self._step)
+        elif name == "Jobs":
+            self._refresh_jobs(acts)
+        elif name == "Roster":
+            self._refresh_roster(acts)
+        else:
+            self._refresh_trappings()
 
     # --- Day ----------------------------------------------------------------------------------------------------
 

@@ -71,6 +71,7 @@ def test_buy_through_the_shop_tab(qtbot, view: InterludeView) -> None:  # type: 
     shopper = max(s.campaign.party, key=lambda m: m.adv.character.silver)
     click(qtbot, view, f"shop:{shopper.id}")  # announced from the shop tab's "X: Go shopping"
     assert s.campaign.interlude is not None and s.campaign.interlude.plans[shopper.id] == ["shop"]
+    view.tabs.setCurrentIndex(TABS.index("Day"))  # "Resolve the day" lives on the Day tab
     click(qtbot, view, "resolve")
     assert s.campaign.interlude.step == "market"
     assert view.tabs.currentIndex() == TABS.index("Shop")
