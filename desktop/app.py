@@ -6,11 +6,15 @@ appears first and the engine is loaded when a campaign is opened.
 
 from __future__ import annotations
 
+import json
+import os
 import sys
+import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -26,10 +30,16 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from desktop.resources import icon_path
 from desktop.settings import Settings
 from desktop.theme import COLORS, apply_theme
 
-ICON_PATH = Path(__file__).resolve().parents[1] / "resources" / "icons" / "blacksalt.png"
+if TYPE_CHECKING:
+    from desktop.main_window import MainWindow
+
+ICON_PATH = icon_path("blacksalt.png")
+#: Set (to anything) to print a JSON line and quit once the start screen is interactive.
+STARTUP_PROBE_ENV = "BLACKSALT_STARTUP_PROBE"
 
 
 def version() -> str:
@@ -80,9 +90,42 @@ def run_window(argv: Sequence[str] | None = None) -> int:
     window = MainWindow(settings)
     sys.excepthook = _excepthook
     window.show()
+    if os.environ.get(STARTUP_PROBE_ENV):
+        _probe_start_screen(app, window)
     if settings.load_error:
         window.statusBar().showMessage(settings.load_error, 10000)
     return int(app.exec())
+
+
+def _probe_start_screen(app: QApplication, window: MainWindow) -> None:
+    """With ``BLACKSALT_STARTUP_PROBE=1``: once the start screen is interactive (shown, painted, the saves
+    listed), print one JSON line and quit.  For timing launches of the source and the packaged game
+    (``packaging/bench_desktop.py --exe``) and for the smoke test, which checks the bundled fonts."""
+    from PySide6.QtCore import QTimer
+
+    from desktop.resources import fonts_dir, frozen
+    from desktop.theme import load_fonts
+
+    start = window.start_screen()
+
+    def ready() -> None:
+        if not start._loaded or not start.isVisible():
+            QTimer.singleShot(1, ready)
+            return
+        info = {
+            "start_screen": True,
+            "process_s": time.process_time(),
+            "saves": start.table.rowCount(),
+            "fonts": load_fonts(),
+            "fonts_dir": str(fonts_dir()),
+            "frozen": frozen(),
+            "platform": QGuiApplication.platformName(),
+            "engine_loaded": "rules.gm.engine" in sys.modules,
+        }
+        print(json.dumps(info), flush=True)
+        app.quit()
+
+    QTimer.singleShot(0, ready)
 
 
 # --- the icon ------------------------------------------------------------------------------------------

@@ -15,13 +15,15 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
 
+from desktop.resources import fonts_dir, icons_dir
+
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
 
     from desktop.settings import Settings
 
-FONTS_DIR = Path(__file__).resolve().parents[1] / "resources" / "fonts"
-ICONS_DIR = Path(__file__).resolve().parents[1] / "resources" / "icons"
+FONTS_DIR: Path = fonts_dir()
+ICONS_DIR: Path = icons_dir()
 
 #: The palette: near-black warm stone, parchment ink, blood red, tarnished gold.
 COLORS: dict[str, str] = {

@@ -86,9 +86,7 @@ def build(onefile: bool, dist: Path, work: Path, strip: bool = True, clean: bool
         cmd.append("--no-strip")
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
-    out = subprocess.run(
-        cmd, cwd=ROOT, env=env, check=False, text=True, capture_output=quiet, stdout=None if not quiet else None
-    )
+    out = subprocess.run(cmd, cwd=ROOT, env=env, check=False, text=True, capture_output=quiet)
     if out.returncode != 0:
         tail = (out.stderr or "")[-4000:] if quiet else ""
         raise RuntimeError(f"PyInstaller failed ({out.returncode}){': ' + tail if tail else ''}")

@@ -21,7 +21,6 @@ import random
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -36,6 +35,7 @@ from PySide6.QtGui import (
     QPolygonF,
 )
 
+from desktop.resources import fonts_dir
 from dungeon_gen.export.walls import (
     STEPS,
     DoorEdge,
@@ -50,7 +50,7 @@ from dungeon_gen.export.walls import (
 )
 from dungeon_gen.model import Dungeon, LevelData, Room
 
-FONTS_DIR = Path(__file__).resolve().parents[2] / "resources" / "fonts"
+FONTS_DIR = fonts_dir()
 SERIF_FAMILIES = ["DejaVu Serif", "Liberation Serif", "Noto Serif", "Times New Roman", "Georgia", "serif"]
 SANS_FAMILIES = ["DejaVu Sans", "Liberation Sans", "Noto Sans", "Arial", "Helvetica", "sans-serif"]
 

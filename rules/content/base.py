@@ -27,6 +27,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from rules.dice import DiceExpr, parse_usage_die
 from rules.notation import parse_attack
+from rules.paths import resources_dir as resources_dir  # re-exported: content, gm and dungeon_gen use it
 
 
 class ContentError(ValueError):
@@ -125,16 +126,6 @@ def load_toml(path: Path, model: type[M]) -> M:
         return model.model_validate(raw)
     except ValidationError as exc:
         raise ContentError(format_validation_error(path, raw, exc)) from None
-
-
-def resources_dir() -> Path:
-    """The ``resources/`` folder (beside the packages, or bundled by PyInstaller)."""
-    import sys
-
-    frozen = getattr(sys, "_MEIPASS", None)
-    if frozen:
-        return Path(frozen) / "resources"
-    return Path(__file__).resolve().parents[2] / "resources"
 
 
 def content_dir() -> Path:
