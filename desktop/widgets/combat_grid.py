@@ -550,22 +550,30 @@ class CombatGrid(QWidget):
             self.chosen.emit(self._flee)
 
     def _menu(self, foe: Foe, where: QPoint) -> None:
-        actions = self._targeting.get(foe.id, [])
+        menu = self.menu_for(foe.id)
+        if menu is not None:
+            self.open_menu(menu, where)
+            menu.deleteLater()
+
+    def menu_for(self, foe_id: str) -> QMenu | None:
+        """The right-click menu of an enemy: every action of the acting adventurer aimed at it (the unavailable
+        greyed, with the reason as tooltip); choosing one emits :attr:`chosen`."""
+        actions = self._targeting.get(foe_id, [])
         if not actions:
-            return
+            return None
         menu = QMenu(self)
+        menu.setToolTipsVisible(True)
         for a in actions:
             item = menu.addAction(f"{a.label}  [{a.cost}]")
             item.setEnabled(a.available)
             if a.reason:
                 item.setToolTip(a.reason)
-            item.setData(a.id)
-        menu.setToolTipsVisible(True)
-        picked = menu.exec(where)
-        if picked is not None:
-            chosen = next((a for a in actions if a.id == picked.data()), None)
-            if chosen is not None and chosen.available:
-                self.chosen.emit(chosen)
+            item.triggered.connect(lambda _=False, act=a: self.chosen.emit(act) if act.available else None)
+        return menu
+
+    def open_menu(self, menu: QMenu, where: QPoint) -> None:
+        """Show ``menu`` and wait for the player (a seam for tests: offscreen, nobody closes a menu)."""
+        menu.exec(where)
 
     def _foe_at(self, tile: Tile) -> Foe | None:
         if self._cs is None:

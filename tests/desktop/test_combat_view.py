@@ -1,0 +1,255 @@
+"""CombatView and CombatGrid driven through the real widgets: clicks and keys change the engine's fight."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from desktop.screens.combat import CombatView, event_dice, short_label
+from desktop.session import Session
+from desktop.widgets.combat_grid import foe_sheet_html, initials
+from rules.gm.events import Action, Event
+from rules.gm.state import Phase
+
+SEED = 7
+
+
+def _to_combat(s: Session, limit: int = 3000) -> None:
+    for _ in range(limit):
+        if s.phase is Phase.COMBAT:
+            return
+        if not s.autoplay():
+            break
+    pytest.skip("no fight in this seed's first steps")
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Iterator[Session]:
+    s = Session.new(seed=SEED, party_size=3, folder=tmp_path)
+    _to_combat(s)
+    yield s
+    s.close()
+
+
+class Harness:
+    """What the game screen does: apply the view's choice, then refresh the view with the events."""
+
+    def __init__(self, session: Session, view: CombatView) -> None:
+        self.session, self.view = session, view
+        self.events: list[Event] = []
+        self.chosen: list[Action] = []
+        view.act.connect(self.apply)
+
+    def apply(self, action: Action) -> None:
+        self.chosen.append(action)
+        self.events = self.session.apply(action)
+        self.view.refresh(self.events)
+
+
+@pytest.fixture
+def view(qtbot, session: Session) -> tuple[CombatView, Harness]:  # type: ignore[no-untyped-def]
+    v = CombatView(session)
+    qtbot.addWidget(v)
+    v.resize(1280, 720)
+    v.show()
+    qtbot.waitExposed(v)
+    v.refresh([])
+    return v, Harness(session, v)
+
+
+def _click(qtbot, grid, tile: tuple[int, int], button=Qt.MouseButton.LeftButton) -> None:  # type: ignore[no-untyped-def]
+    rect = grid.tile_rect(tile)
+    assert not rect.isEmpty()
+    qtbot.mouseClick(grid, button, pos=rect.center())
+
+
+def _until(h: Harness, want, limit: int = 200) -> bool:  # type: ignore[no-untyped-def]
+    """Autoplay the fight until ``want(view)`` holds (refreshing the view each step)."""
+    for _ in range(limit):
+        if h.session.phase is not Phase.COMBAT:
+            return False
+        h.view.refresh([])
+        if want(h.view):
+            return True
+        h.view.refresh(h.session.autoplay())
+    return False
+
+
+def test_the_grid_shows_the_legal_moves_and_a_click_moves_there(qtbot, view) -> None:  # type: ignore[no-untyped-def]
+    v, h = view
+    assert _until(h, lambda v: bool(v.grid.move_tiles)), "no one could move"
+    who = v.acting
+    cs = h.session.campaign.combat
+    legal = {
+        (a.param("x"), a.param("y"))
+        for a in h.session.actions()
+        if a.kind == "move" and a.who == who and a.available and a.param("x") is not None
+    }
+    assert v.grid.move_tiles == legal
+    target = sorted(legal)[-1]
+    before = cs.fighter(who).actions
+    _click(qtbot, v.grid, target)
+    assert h.chosen and h.chosen[-1].kind == "move"
+    cs = h.session.campaign.combat
+    if cs is not None:  # the move may have ended a phase; the fighter still stands where it went
+        f = cs.fighter(who)
+        assert f.tile == target
+        assert f.actions < before or cs.phase != "fast"
+    assert any(e.kind == "move" and e.data["to"] == list(target) for e in h.events)
+
+
+def test_clicking_an_enemy_attacks_it(qtbot, view) -> None:  # type: ignore[no-untyped-def]
+    v, h = view
+    assert _until(h, lambda v: bool(v.grid.attack_targets)), "no enemy came in reach"
+    foe_id = sorted(v.grid.attack_targets)[0]
+    foe = h.session.campaign.combat.foe(foe_id)
+    _click(qtbot, v.grid, foe.tile)
+    assert h.chosen[-1].kind == "attack" and h.chosen[-1].target == foe_id
+    kinds = [e.kind for e in h.events]
+    assert "test" in kinds and ("hit_foe" in kinds or "miss" in kinds)
+    log = h.session.log()
+    assert any(e["kind"] in ("hit_foe", "miss") and e["data"].get("foe") == foe_id for e in log)
+    assert any("attacking" in line for line in v.feed.lines())
+
+
+def test_a_click_on_an_enemy_out_of_reach_does_nothing(qtbot, view) -> None:  # type: ignore[no-untyped-def]
+    v, h = view
+    cs = h.session.campaign.combat
+    far = [e for e in cs.active_foes() if e.id not in v.grid.attack_targets]
+    if not far:
+        pytest.skip("every enemy is in reach")
+    _click(qtbot, v.grid, far[0].tile)
+    assert h.chosen == []
+
+
+def test_keys_end_the_turn_and_attack_the_nearest(qtbot, view) -> None:  # type: ignore[no-untyped-def]
+    v, h = view
+    who = v.acting
+    assert who is not None
+    qtbot.keyClick(v, Qt.Key.Key_E)
+    assert h.chosen[-1].kind == "end" and h.chosen[-1].who == who
+    cs = h.session.campaign.combat
+    if cs is not None:
+        assert cs.fighter(who).actions == 0 or cs.round > 1
+    assert _until(h, lambda v: bool(v.grid.attack_targets))
+    expected = v.attack_nearest()
+    assert expected is not None
+    qtbot.keyClick(v, Qt.Key.Key_A)
+    assert h.chosen[-1].id == expected.id
+
+
+def test_arrow_cursor_and_enter_take_the_tile_under_it(qtbot, view) -> None:  # type: ignore[no-untyped-def]
+    v, h = view
+    assert _until(h, lambda v: bool(v.grid.move_tiles))
+    cs = h.session.campaign.combat
+    start = cs.fighter(v.acting).tile
+    for key, (dx, dy) in ((Qt.Key.Key_Up, (0, -1)), (Qt.Key.Key_Down, (0, 1)), (Qt.Key.Key_Left, (-1, 0)),
+                          (Qt.Key.Key_Right, (1, 0))):  # fmt: skip
+        if (start[0] + dx, start[1] + dy) in v.grid.move_tiles:
+            v.setFocus()
+            qtbot.keyClick(v, key)
+            assert v.key_cursor == (start[0] + dx, start[1] + dy)
+            qtbot.keyClick(v, Qt.Key.Key_Return)
+            assert h.chosen[-1].kind == "move"
+            assert (h.chosen[-1].param("x"), h.chosen[-1].param("y")) == (start[0] + dx, start[1] + dy)
+            return
+    pytest.skip("no move to a neighbouring tile")
+
+
+def test_the_side_panel_lists_the_order_and_the_actions(qtbot, view) -> None:  # type: ignore[no-untyped-def]
+    v, h = view
+    cs = h.session.campaign.combat
+    assert v.title.text() == f"Round {cs.round}"
+    for f in cs.fighters:
+        assert f.id in v.order.rows
+    for e in cs.active_foes():
+        assert e.id in v.order.rows
+    shown = v.list.shown_actions()
+    assert shown, "the acting adventurer has actions"
+    assert all(a.who == v.acting for a in shown)
+    assert not any(a.kind in ("end", "flee") for a in shown)  # those are the bar's buttons
+    for a in shown:
+        btn = v.list.button_for(a.id)
+        assert btn is not None and btn.isEnabled() == a.available
+        if not a.available:
+            assert a.reason and a.reason in btn.toolTip()
+    assert v.end_button.isEnabled()
+    # a button of the list takes its action in the engine
+    pick = next(a for a in shown if a.available)
+    before = h.session.campaign.stats.steps
+    qtbot.mouseClick(v.list.button_for(pick.id), Qt.MouseButton.LeftButton)
+    assert h.chosen[-1].id == pick.id
+    assert h.session.campaign.stats.steps == before + 1
+
+
+def test_the_enemy_sheet_tooltip_reads_the_bestiary(view) -> None:  # type: ignore[no-untyped-def]
+    v, h = view
+    cs = h.session.campaign.combat
+    foe = cs.active_foes()[0]
+    m = h.session.gm.content.bestiary.monster(foe.monster)
+    text = v.grid.tooltip_for(foe.tile)
+    assert m.name in text
+    assert f"{foe.wounds} of {m.wounds}" in text
+    for a in m.actions:
+        assert a.name in text
+    for sp in m.specials:
+        assert sp.text.split("'")[0] in text.replace("&#x27;", "'")
+    assert foe_sheet_html(h.session.gm, foe) in text or m.name in foe_sheet_html(h.session.gm, foe)
+
+
+def test_a_whole_fight_through_the_view_ends_it(qtbot, view) -> None:  # type: ignore[no-untyped-def]
+    """Play the fight with the view's own keys and buttons only: attack when something is in reach, else
+    move towards the enemies, else end the turn — the engine reaches the end of the fight."""
+    v, h = view
+    for _ in range(400):
+        if h.session.phase is not Phase.COMBAT:
+            break
+        v.refresh([])
+        if v.acting is None:  # enemies' turn pending: let the engine go on
+            h.view.refresh(h.session.autoplay())
+            continue
+        if v.grid.attack_targets:
+            qtbot.keyClick(v, Qt.Key.Key_A)
+        elif v.grid.move_tiles and h.session.campaign.combat.fighter(v.acting).actions > 1:
+            cs = h.session.campaign.combat
+            foes = [e.tile for e in cs.active_foes()]
+            best = min(v.grid.move_tiles, key=lambda t: min(abs(t[0] - x) + abs(t[1] - y) for x, y in foes))
+            _click(qtbot, v.grid, best)
+        else:
+            qtbot.keyClick(v, Qt.Key.Key_E)
+    assert h.session.phase is not Phase.COMBAT
+    assert any(e["kind"] == "combat_end" for e in h.session.log())
+
+
+def test_labels_and_dice_helpers() -> None:
+    a = Action("attack:a1:Long Spear:e2", "attack", "Noll Ironmonger: attack Reanimated Husk (e2) with the Long Spear "
+               "(STR 3+1)", who="a1", target="e2", params=(("arm", "Long Spear"),))  # fmt: skip
+    assert short_label(a, {"a1": "Noll Ironmonger"}) == "Reanimated Husk 2 — Long Spear"
+    assert initials("Tamsen Fathom") == "TF" and initials("Ghoul") == "GH"
+    dice, tone = event_dice(Event("test", "x", {"final": [1, 3], "dice": [2, 3], "outcome": "critical failure"}))
+    assert dice == [1, 3] and tone == "critical"
+    assert event_dice(Event("foe_damage", "x", {"armour": [5, 2]}))[0] == [5, 2]
+
+
+def test_right_click_menu_lists_every_action_on_the_enemy(qtbot, view, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from desktop.widgets.combat_grid import CombatGrid
+
+    v, h = view
+    assert _until(h, lambda v: bool(v.grid.attack_targets))
+    foe_id = sorted(v.grid.attack_targets)[0]
+    seen: list[list[str]] = []
+
+    def take_first(grid: CombatGrid, menu, where) -> None:  # type: ignore[no-untyped-def]
+        items = menu.actions()
+        seen.append([item.text() for item in items])
+        next(item for item in items if item.isEnabled()).trigger()
+
+    monkeypatch.setattr(CombatGrid, "open_menu", take_first)
+    expected = len([a for a in h.session.actions() if a.who == v.acting and a.target == foe_id])
+    _click(qtbot, v.grid, h.session.campaign.combat.foe(foe_id).tile, Qt.MouseButton.RightButton)
+    mine = [a for a in h.session.gm.events]  # the step the menu took
+    assert (seen and len(seen[0]) == len(v.grid._targeting.get(foe_id, []))) or mine
+    assert h.chosen and h.chosen[-1].target == foe_id
