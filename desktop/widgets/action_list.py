@@ -131,6 +131,10 @@ class ActionList(QWidget):
                     groups: Groups | None = None) -> None:  # fmt: skip
         """Show ``actions`` (only those of ``kinds`` when given), under ``groups`` headings when given."""
         shown = [a for a in actions if (kinds is None or a.kind in kinds) and (self.show_unavailable or a.available)]
+        sig = (tuple(shown), tuple(kinds) if kinds is not None else None, repr(groups))
+        if sig == getattr(self, "_shown_sig", None):
+            return  # the same actions as shown: rebuilding the buttons is the slow part of a step
+        self._shown_sig = sig
         self._rebuild(shown, kinds, groups)
 
     def _rebuild(self, actions: list[Action], kinds: Sequence[str] | None, groups: Groups | None) -> None:

@@ -268,7 +268,22 @@ class PartyPanel(QWidget):
         self.cards: dict[str, MemberCard] = {}
         self.refresh()
 
+    def _signature(self) -> str:
+        """Everything the cards show, as one string: a step that changes none of it redraws nothing."""
+        from rules.gm.serial import dump
+
+        c = self.session.campaign
+        exp = c.expedition
+        burns = dict(exp.light_burns) if exp is not None else {}
+        fighters = dump(c.combat.fighters) if c.combat is not None else None
+        party = [(dump(m), burns.get(m.id)) for m in c.party]
+        return repr((party, [(m.name, m.fate) for m in c.fallen], fighters))
+
     def refresh(self) -> None:
+        sig = self._signature()
+        if sig == getattr(self, "_shown", None):
+            return
+        self._shown = sig
         inner = QWidget()
         col = QVBoxLayout(inner)
         col.setContentsMargins(0, 0, 4, 0)
