@@ -159,8 +159,8 @@ class CampView(QWidget):
         self.verdict.setWordWrap(True)
         self.verdict.setFont(serif_font(11, bold=True))
         parts: tuple[QWidget, ...] = (ahead, self.pool_text, self.dice, self.verdict)
-        for w in parts:
-            acol.addWidget(w)
+        for part in parts:
+            acol.addWidget(part)
         right.addWidget(ambush)
 
         party = QFrame(self)
