@@ -2,12 +2,14 @@
 
     python packaging/build.py [--onefile|--onedir] [--dist DIR] [--work DIR] [--no-strip] [--clean]
 
-``--onedir`` (the default) makes ``DIST/blacksalt/blacksalt`` (``blacksalt.exe`` on Windows, and
-``DIST/Blacksalt.app`` on macOS), ``--onefile`` one self-extracting ``DIST/blacksalt``.  DIST is ``dist/``
-at the top of the checkout unless ``--dist`` says otherwise.  Uses ``packaging/blacksalt.spec`` (the
-resources, the Alembic scripts, the trimmed Qt of ``packaging/slim_filter.py``); prints the time, the size
-and the path.  On Linux it then checks with ``ldd`` that every bundled library finds the Qt libraries it
-links (the slim filter must not drop one that is still needed).
+``--onedir`` (the default) makes the folder ``DIST/blacksalt/`` with the executable ``blacksalt`` in it
+(``blacksalt.exe`` on Windows; on macOS also ``DIST/Blacksalt.app``); ``--onefile`` makes one self-extracting
+``DIST/blacksalt``.  DIST is ``dist/onedir`` or ``dist/onefile`` at the top of the checkout (the two builds
+would otherwise collide on the name ``blacksalt``), or exactly the folder ``--dist`` names.
+
+Uses ``packaging/blacksalt.spec`` (the resources, the Alembic scripts, the trimmed Qt of
+``packaging/slim_filter.py``); prints the time, the size and the path.  On Linux it then checks with ``ldd``
+that every bundled library finds the Qt libraries it links (the slim filter must not drop one still needed).
 
 Run it with the Python that has the game and PyInstaller installed (``.venv/bin/python``; PyInstaller is in
 the ``dev`` extra).
@@ -101,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--onefile", action="store_true", help="one self-extracting executable")
     mode.add_argument("--onedir", action="store_true", help="a folder with the executable (default)")
-    ap.add_argument("--dist", type=Path, default=ROOT / "dist", help="where the build lands (default: dist/)")
+    ap.add_argument("--dist", type=Path, help="where the build lands (default: dist/onedir or dist/onefile)")
     ap.add_argument("--work", type=Path, default=ROOT / "build" / "pyinstaller", help="PyInstaller's work folder")
     ap.add_argument("--no-strip", action="store_true", help="keep the symbols (Linux builds are stripped)")
     ap.add_argument("--clean", action="store_true", help="empty PyInstaller's cache first")
@@ -113,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)  # fmt: skip
         return 2
     onefile = bool(args.onefile)
-    dist = args.dist.resolve()
+    dist = (args.dist or ROOT / "dist" / ("onefile" if onefile else "onedir")).resolve()
     t0 = time.perf_counter()
     try:
         exe = build(onefile, dist, args.work.resolve(), strip=not args.no_strip, clean=args.clean)
