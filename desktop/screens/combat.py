@@ -197,8 +197,8 @@ class InitiativePanel(QFrame):
         super().__init__(parent)
         self.setProperty("role", "panel")
         self._col = QVBoxLayout(self)
-        self._col.setContentsMargins(10, 8, 10, 8)
-        self._col.setSpacing(2)
+        self._col.setContentsMargins(8, 4, 8, 4)
+        self._col.setSpacing(0)
         self.rows: dict[str, QWidget] = {}
 
     def _clear(self) -> None:
@@ -214,8 +214,8 @@ class InitiativePanel(QFrame):
 
         self._clear()
         party = {m.id: m for m in session.campaign.party}
-        fast = [f for f in cs.fighters if f.fast and not f.fled]
-        slow = [f for f in cs.fighters if not f.fast and not f.fled]
+        fast = [f for f in cs.fighters if f.fast]
+        slow = [f for f in cs.fighters if not f.fast]
         sections: list[tuple[str, str, list[Any]]] = [
             ("fast", "Fast", fast),
             ("enemies", "Enemies", [e for e in cs.foes if e.active]),
@@ -233,7 +233,7 @@ class InitiativePanel(QFrame):
             for who in people:
                 row = _Row(who.id, self.picked)
                 line = QHBoxLayout(row)
-                line.setContentsMargins(4, 1, 0, 1)
+                line.setContentsMargins(4, 0, 0, 0)
                 line.setSpacing(6)
                 if key == "enemies":
                     sheet = monster_sheet(session.gm, who.monster)
@@ -257,6 +257,8 @@ class InitiativePanel(QFrame):
                     label = m.name if m is not None else "fallen"
                     if who.dead or m is None:
                         label += " (dead)"
+                    elif who.fled:
+                        label += " (fled)"
                     elif not m.adv.character.can_act:
                         label += f" ({m.adv.character.condition.value})"
                     name = QLabel(label)
@@ -271,8 +273,10 @@ class InitiativePanel(QFrame):
                         info = QLabel(tokens)
                         info.setProperty("role", "muted")
                         line.addWidget(info)
-                    if not who.dead and m is not None:
+                    if not who.dead and not who.fled and m is not None:
                         line.addWidget(Pips(who.actions, max(ACTIONS, who.actions)))
+                    else:
+                        name.setProperty("role", "muted")
                     row.setCursor(Qt.CursorShape.PointingHandCursor)
                 self.rows[who.id] = row
                 self._col.addWidget(row)
@@ -363,8 +367,20 @@ class CombatView(QWidget):
         root.setSpacing(10)
 
         left = QVBoxLayout()
-        left.setSpacing(6)
+        left.setSpacing(4)
+        head = QHBoxLayout()
+        head.setSpacing(12)
+        self.title = QLabel("Combat")
+        self.title.setProperty("role", "heading")
+        self.title.setFont(serif_font(15, bold=True))
+        self.subtitle = QLabel()
+        self.subtitle.setProperty("role", "subtitle")
+        self.subtitle.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        head.addWidget(self.title)
+        head.addWidget(self.subtitle, 1)
+        left.addLayout(head)
         self.grid = CombatGrid(self)
+        self.grid.setMinimumSize(240, 180)
         self.grid.chosen.connect(self._choose)
         self.grid.selected.connect(self._pick)
         left.addWidget(self.grid, 1)
@@ -372,23 +388,16 @@ class CombatView(QWidget):
         self.hint.setProperty("role", "muted")
         self.hint.setWordWrap(True)
         left.addWidget(self.hint)
-        self.feed = DiceFeed(5, self)
+        self.feed = DiceFeed(3, self)
         left.addWidget(self.feed)
         root.addLayout(left, 1)
 
         side = QFrame(self)
         side.setProperty("role", "panel")
-        side.setFixedWidth(440)
+        side.setFixedWidth(370)
         col = QVBoxLayout(side)
-        col.setContentsMargins(12, 10, 12, 10)
-        col.setSpacing(6)
-        self.title = QLabel("Combat")
-        self.title.setProperty("role", "title")
-        self.subtitle = QLabel()
-        self.subtitle.setProperty("role", "subtitle")
-        self.subtitle.setWordWrap(True)
-        col.addWidget(self.title)
-        col.addWidget(self.subtitle)
+        col.setContentsMargins(10, 8, 10, 8)
+        col.setSpacing(4)
         self.order = InitiativePanel(side)
         self.order.picked.connect(self._pick)
         col.addWidget(self.order)
@@ -467,9 +476,7 @@ class CombatView(QWidget):
         moves = [a for a in mine if a.kind == "move"]
         reach = sum(1 for a in moves if a.available and a.param("x") is not None)
         if reach:
-            hint = (
-                f"Click a gold tile to move ({moves[0].cost}); click a marked enemy to attack it, right-click for more."
-            )
+            hint = f"Gold tile: move ({moves[0].cost}) · marked enemy: attack it · right click: every option."
         else:
             why = next((a.reason for a in moves if a.reason), None)
             hint = f"No move now{': ' + why if why else ''}. Click a marked enemy to attack it."
