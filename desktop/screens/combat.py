@@ -479,7 +479,7 @@ class CombatView(QWidget):
             hint = f"Gold tile: move ({moves[0].cost}) · marked enemy: attack it · right click: every option."
         else:
             why = next((a.reason for a in moves if a.reason), None)
-            hint = f"No move now{': ' + why if why else ''}. Click a marked enemy to attack it."
+            hint = f"No move now{': ' + why.rstrip('.') if why else ''}. Click a marked enemy to attack it."
         if len(set(a.who for a in self._actions if a.available)) > 1:
             hint += " Tab or a click on an adventurer: who acts next."
         self.hint.setText(hint)
