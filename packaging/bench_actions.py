@@ -33,7 +33,6 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="blacksalt-bench-") as tmp:
         os.environ["BLACKSALT_CONFIG_DIR"] = str(Path(tmp) / "config")
         os.environ["BLACKSALT_DATA_DIR"] = str(Path(tmp) / "data")
-        from PySide6.QtWidgets import QApplication
 
         from desktop.app import create_app
         from desktop.screens.game import GameScreen
