@@ -77,8 +77,9 @@ def _camp_mends(gm: GM) -> bool:
         ch = m.adv.character
         tired = any(ch.attrs[a].fatigue for a in ATTRS)
         hurt = any(ch.attrs[a].wounds for a in ATTRS)
-        if (tired and ("parched" not in ch.afflictions or rations)) or (hurt and ("hungry" not in ch.afflictions
-                                                                                  or rations)):
+        if (tired and ("parched" not in ch.afflictions or rations)) or (
+            hurt and ("hungry" not in ch.afflictions or rations)
+        ):
             return True
     return False
 
