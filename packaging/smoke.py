@@ -194,7 +194,8 @@ def smoke(exe: Path, home: Path, onefile: bool) -> None:
     check(probe.get("frozen") is True, f"the start screen ran unfrozen? {probe}")
     check(set(probe.get("fonts", [])) >= FONTS, f"bundled fonts not loaded: {probe.get('fonts')}")
     fonts_dir = Path(probe["fonts_dir"])
-    check(not fonts_dir.is_relative_to(ROOT), f"fonts read from the checkout ({fonts_dir}), not the bundle")
+    check(not fonts_dir.is_relative_to(ROOT / "resources"), f"fonts read from the checkout ({fonts_dir})")
+    check(onefile or fonts_dir.is_relative_to(exe.parent), f"fonts read from outside the bundle ({fonts_dir})")
     print(f"  ok  start screen on {probe.get('platform')}, fonts {sorted(probe['fonts'])} from the bundle")
 
     shots = home / "shots"
