@@ -13,7 +13,7 @@ so the text can only come from the fonts inside the bundle.  Checks:
 - ``--version`` prints the checkout's version;
 - ``simulate --seed 1 --expeditions 1 --json`` prints the statistics (keys checked);
 - ``simulate --save`` writes a campaign that ``save check`` reads (the migrations ran in the bundle);
-- ``dungeon --format json,png`` writes a dungeon;
+- ``rules`` and ``odds`` answer (JSON); ``dungeon --format json,png`` writes a dungeon;
 - the window reaches its start screen, with the bundled DejaVu fonts loaded from inside the bundle
   (``BLACKSALT_STARTUP_PROBE``);
 - ``--screenshots DIR`` writes every screen as a 1280x720 PNG;
@@ -183,6 +183,11 @@ def smoke(exe: Path, home: Path, onefile: bool) -> None:
     r.run(["simulate", "--seed", "2", "--expeditions", "1", "--save", str(save)])
     out = r.run(["save", "check", str(save)])
     check("schema revision" in out and "steps" in out, f"save check printed: {out[:400]!r}")
+
+    out = r.run(["rules", "monster", "freshly risen corpse", "--json"])
+    check(json.loads(out), f"rules --json printed {out[:200]!r}")
+    out = r.run(["odds", "--dice", "5", "--proficiency", "2", "--json"])
+    check(json.loads(out), f"odds --json printed {out[:200]!r}")
 
     r.run(["dungeon", "--seed", "7", "--rooms", "8", "--format", "json,png", "--out", str(home / "dng")])
     check((home / "dng.json").is_file() and png_size(home / "dng.png")[0] > 100, "dungeon wrote no json/png")
