@@ -470,6 +470,9 @@ class CombatView(QWidget):
         flee = next((a for a in mine if a.kind == "flee"), None)
         self.end_button.setEnabled(end is not None and end.available)
         self.flee_button.setEnabled(flee is not None and flee.available)
+        # named after the action they play, like every action button (tests and tools find them so)
+        self.end_button.setObjectName(f"action:{end.id}" if end is not None else "end_turn")
+        self.flee_button.setObjectName(f"action:{flee.id}" if flee is not None else "flee")
         self.flee_button.setToolTip(
             (flee.rule + ("" if flee.available else f"<br><i>Not now: {flee.reason}</i>")) if flee else "No way out."
         )

@@ -152,6 +152,7 @@ class StartScreen(QWidget):
 
         self.continue_button = self._menu_button("Continue", "Ctrl+Return", primary=True)
         self.continue_button.clicked.connect(self._continue)
+        self.continue_button.setEnabled(False)  # until the saves are read, just after the first paint
         left.addWidget(self.continue_button)
         self.continue_label = QLabel("No campaign yet.")
         self.continue_label.setProperty("role", "muted")
