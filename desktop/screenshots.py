@@ -103,8 +103,11 @@ class Shooter:
 
     # --- the campaign ------------------------------------------------------------------------------------
 
-    def play_until(self, done: Callable[[Session], bool], limit: int = MAX_STEPS) -> bool:
-        """Autoplay (the GM's own choices, no dialogs) until ``done``; False if it never came."""
+    def play_until(
+        self, done: Callable[[Session], bool], limit: int = MAX_STEPS, prefer: tuple[str, ...] = ()
+    ) -> bool:
+        """Autoplay (the GM's own choices, no dialogs) until ``done``; False if it never came.  An available
+        action of a kind in ``prefer`` is taken first (to steer the demo to a screen)."""
         from rules.gm.engine import AutoDecider
         from rules.gm.state import Phase
 
@@ -116,7 +119,12 @@ class Shooter:
             for _ in range(limit):
                 if done(s):
                     return True
-                if s.phase is Phase.OVER or not s.autoplay():
+                if s.phase is Phase.OVER:
+                    return done(s)
+                steer = next((a for a in s.actions() if a.available and a.kind in prefer), None) if prefer else None
+                if steer is not None:
+                    s.apply(steer)
+                elif not s.autoplay():
                     return done(s)
             return done(s)
         finally:
@@ -301,7 +309,7 @@ class Shooter:
     def tour_camp(self) -> None:
         from rules.gm.state import Phase
 
-        if not self.play_until(lambda s: s.phase is Phase.CAMP):
+        if not self.play_until(lambda s: s.phase is Phase.CAMP, prefer=("camp",)):
             self.missed.append("camp")
         self.show_game()
         self.shoot("camp")

@@ -54,7 +54,8 @@ def maker() -> DungeonMaker:
 def summary(c: Campaign) -> dict[str, Any]:
     """What the load list shows of a campaign: party, where it is, the day, the phase."""
     where = c.settlement if c.expedition is None else c.locations[c.expedition.location].title
-    out: dict[str, Any] = {"party": [m.name for m in c.party], "location": where, "day": c.day, "phase": c.phase.value}
+    names = [m.name for m in c.party] or [m.name for m in c.fallen[-4:]]  # a perished party: its last dead
+    out: dict[str, Any] = {"party": names, "location": where, "day": c.day, "phase": c.phase.value}
     if c.outcome:
         out["outcome"] = c.outcome
     return out
