@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
+from PySide6.QtGui import QColor, QFont, QPalette
 
 from desktop.resources import fonts_dir, icons_dir
 
@@ -48,22 +48,12 @@ UI_FAMILY = "DejaVu Sans"
 SERIF_FAMILY = "DejaVu Serif"
 MONO_FAMILY = "DejaVu Sans Mono"
 
-_loaded: list[str] | None = None
-
 
 def load_fonts() -> list[str]:
     """Register the bundled fonts with Qt (once per process); returns the families they provide."""
-    global _loaded
-    if _loaded is None:
-        families: list[str] = []
-        if FONTS_DIR.is_dir():
-            for path in sorted(FONTS_DIR.iterdir()):
-                if path.suffix.lower() in (".ttf", ".otf"):
-                    font_id = QFontDatabase.addApplicationFont(str(path))
-                    if font_id >= 0:
-                        families += [f for f in QFontDatabase.applicationFontFamilies(font_id) if f not in families]
-        _loaded = families
-    return list(_loaded)
+    from desktop.render.fonts import bundled_families
+
+    return list(bundled_families())
 
 
 def icon(name: str) -> str:

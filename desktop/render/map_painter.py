@@ -35,7 +35,6 @@ from PySide6.QtGui import (
     QPolygonF,
 )
 
-from desktop.resources import fonts_dir
 from dungeon_gen.export.walls import (
     STEPS,
     DoorEdge,
@@ -50,7 +49,6 @@ from dungeon_gen.export.walls import (
 )
 from dungeon_gen.model import Dungeon, LevelData, Room
 
-FONTS_DIR = fonts_dir()
 SERIF_FAMILIES = ["DejaVu Serif", "Liberation Serif", "Noto Serif", "Times New Roman", "Georgia", "serif"]
 SANS_FAMILIES = ["DejaVu Sans", "Liberation Sans", "Noto Sans", "Arial", "Helvetica", "sans-serif"]
 
@@ -133,16 +131,10 @@ def _installed_family(serif: bool) -> str:
     return next((f for f in wanted if f in installed), wanted[-1])
 
 
-@cache
 def _bundled_families() -> tuple[str, ...]:
-    families: list[str] = []
-    if FONTS_DIR.is_dir():
-        for path in sorted(FONTS_DIR.iterdir()):
-            if path.suffix.lower() in (".ttf", ".otf"):
-                font_id = QFontDatabase.addApplicationFont(str(path))
-                if font_id >= 0:
-                    families += [f for f in QFontDatabase.applicationFontFamilies(font_id) if f not in families]
-    return tuple(families)
+    from desktop.render.fonts import bundled_families
+
+    return bundled_families()
 
 
 class MapLayout:

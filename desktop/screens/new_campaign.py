@@ -52,6 +52,7 @@ from PySide6.QtWidgets import (
 
 from desktop.session import content
 from desktop.theme import COLORS, serif_font, ui_font
+from desktop.widgets.dice_tray import PIPS
 from rules.attributes import ATTRS, Attr
 from rules.character import MAX_PROFICIENCY
 from rules.checks import RuleError
@@ -503,14 +504,7 @@ def _clear(layout: QGridLayout | QVBoxLayout | QHBoxLayout) -> None:
 class DieFace(QAbstractButton):
     """One d6 as a die face with pips; checkable to mark it for an insight re-roll."""
 
-    PIPS = {
-        1: [(0.5, 0.5)],
-        2: [(0.27, 0.27), (0.73, 0.73)],
-        3: [(0.27, 0.27), (0.5, 0.5), (0.73, 0.73)],
-        4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
-        5: [(0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)],
-        6: [(0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)],
-    }
+    PIPS = PIPS  # the dice tray's pips: one look for every die of the game
 
     def __init__(self, size: int = 34, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from desktop.screens.camp import CampView
 from desktop.session import Session
 from rules.gm import camp
-from rules.gm.events import Action, Event
 from rules.gm.state import Phase
+from tests.desktop.harness import Harness, shown
 
 SEED = 7
 
@@ -39,28 +39,9 @@ def session(tmp_path: Path) -> Iterator[Session]:
     s.close()
 
 
-class Harness:
-    def __init__(self, session: Session, view: CampView) -> None:
-        self.session, self.view = session, view
-        self.events: list[Event] = []
-        self.chosen: list[Action] = []
-        view.act.connect(self.apply)
-
-    def apply(self, action: Action) -> None:
-        self.chosen.append(action)
-        self.events = self.session.apply(action)
-        self.view.refresh(self.events)
-
-
 @pytest.fixture
 def view(qtbot, session: Session) -> tuple[CampView, Harness]:  # type: ignore[no-untyped-def]
-    v = CampView(session)
-    qtbot.addWidget(v)
-    v.resize(1280, 720)
-    v.show()
-    qtbot.waitExposed(v)
-    v.refresh([])
-    return v, Harness(session, v)
+    return shown(qtbot, CampView(session))
 
 
 def _click_kind(qtbot, v: CampView, kind: str) -> bool:  # type: ignore[no-untyped-def]

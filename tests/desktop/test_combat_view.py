@@ -13,6 +13,7 @@ from desktop.session import Session
 from desktop.widgets.combat_grid import foe_sheet_html, initials
 from rules.gm.events import Action, Event
 from rules.gm.state import Phase
+from tests.desktop.harness import Harness, shown
 
 SEED = 7
 
@@ -34,30 +35,9 @@ def session(tmp_path: Path) -> Iterator[Session]:
     s.close()
 
 
-class Harness:
-    """What the game screen does: apply the view's choice, then refresh the view with the events."""
-
-    def __init__(self, session: Session, view: CombatView) -> None:
-        self.session, self.view = session, view
-        self.events: list[Event] = []
-        self.chosen: list[Action] = []
-        view.act.connect(self.apply)
-
-    def apply(self, action: Action) -> None:
-        self.chosen.append(action)
-        self.events = self.session.apply(action)
-        self.view.refresh(self.events)
-
-
 @pytest.fixture
 def view(qtbot, session: Session) -> tuple[CombatView, Harness]:  # type: ignore[no-untyped-def]
-    v = CombatView(session)
-    qtbot.addWidget(v)
-    v.resize(1280, 720)
-    v.show()
-    qtbot.waitExposed(v)
-    v.refresh([])
-    return v, Harness(session, v)
+    return shown(qtbot, CombatView(session))
 
 
 def _click(qtbot, grid, tile: tuple[int, int], button=Qt.MouseButton.LeftButton) -> None:  # type: ignore[no-untyped-def]
