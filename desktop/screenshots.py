@@ -103,9 +103,7 @@ class Shooter:
 
     # --- the campaign ------------------------------------------------------------------------------------
 
-    def play_until(
-        self, done: Callable[[Session], bool], limit: int = MAX_STEPS, prefer: tuple[str, ...] = ()
-    ) -> bool:
+    def play_until(self, done: Callable[[Session], bool], limit: int = MAX_STEPS, prefer: tuple[str, ...] = ()) -> bool:
         """Autoplay (the GM's own choices, no dialogs) until ``done``; False if it never came.  An available
         action of a kind in ``prefer`` is taken first (to steer the demo to a screen)."""
         from rules.gm.engine import AutoDecider
