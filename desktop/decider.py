@@ -192,7 +192,11 @@ class QtDecider:
         member = p["member"]
         if kind == "before_test" or self.tray is None:
             if self.tray is None:
+                from desktop.widgets.dice_tray import TUMBLE_MS
+
                 self.tray = DiceTray(self.parent)
+                speed = int(getattr(self.settings, "animation_speed", 0) or 0)
+                self.tray.animation_ms = TUMBLE_MS.get(speed, 0)
             if kind == "before_test":
                 title = f"{member.name} tests {p['attr'].value} — {p['reason']}"
                 self.tray.prepare(p["spec"], title=title, make_spec=p["make_spec"], unavailable=p["unavailable"],

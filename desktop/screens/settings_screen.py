@@ -136,7 +136,7 @@ class SettingsScreen(QWidget):
         self.animation.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.animation.setTickInterval(1)
         self.animation.setValue(settings.animation_speed)
-        self.animation.setToolTip("Dice rolling and movement: off, normal or fast")
+        self.animation.setToolTip("How long the dice tumble in the tray before they settle: off, normal or fast")
         self.animation.valueChanged.connect(lambda v: self._set(animation_speed=v))
         grid.addWidget(self.animation, 4, 1)
         self.animation_value = QLabel()

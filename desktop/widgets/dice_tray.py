@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEventLoop, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -107,6 +107,11 @@ def describe_spec(spec: TestSpec) -> str:
     return " · ".join(bits)
 
 
+#: One frame of a tumbling die, and how long dice tumble at each "Animations" setting (off, normal, fast).
+TUMBLE_FRAME_MS = 45
+TUMBLE_MS = {0: 0, 1: 450, 2: 180}
+
+
 class DieWidget(QAbstractButton):
     """One die, painted with pips; clickable when it may be rerolled.  ``index``: -1 for the helper's die."""
 
@@ -118,9 +123,35 @@ class DieWidget(QAbstractButton):
         self.changed = False
         self.kept = True
         self.spec: TestSpec | None = None
+        self.shown: int | None = None  # a face shown while the die tumbles (None: its real face)
         self.setObjectName(f"die:{index}")
         self.setFixedSize(QSize(58, 58))
         self.setCursor(Qt.CursorShape.ArrowCursor)
+
+    def tumble(self, ms: int) -> None:
+        """Show the die rolling for ``ms`` milliseconds before it settles on its face (cosmetic: the faces
+        shown meanwhile come from a private RNG, never the game's, and the die keeps its real face)."""
+        if ms <= 0 or self.face == 0:
+            return
+        real = self.face
+        spin = Random(real * 7919 + self.index)
+        frames = max(1, ms // TUMBLE_FRAME_MS)
+        timer = QTimer(self)
+        timer.setInterval(TUMBLE_FRAME_MS)
+        left = [frames]
+
+        def step() -> None:
+            left[0] -= 1
+            if left[0] <= 0:
+                timer.stop()
+                self.shown = None
+            else:
+                self.shown = spin.randint(1, 6)
+            self.update()
+
+        self.shown = spin.randint(1, 6)
+        timer.timeout.connect(step)
+        timer.start()
 
     def set_clickable(self, on: bool) -> None:
         self.setEnabled(on)
@@ -144,22 +175,24 @@ class DieWidget(QAbstractButton):
         p.setPen(QPen(edge, 3 if (self.changed or (self.underMouse() and self.isEnabled())) else 1.5))
         p.setBrush(body)
         p.drawRoundedRect(r, 8, 8)
-        pip = QColor(c["accent"]) if self.face == 1 else QColor(c["paper_ink"])
-        if self.face in succ:
-            pip = QColor("#1d3a16") if self.face != 6 else QColor(c["accent"]).darker(120)
+        face = self.shown if self.shown is not None else self.face
+        rolling = self.shown is not None
+        pip = QColor(c["accent"]) if face == 1 else QColor(c["paper_ink"])
+        if face in succ and not rolling:
+            pip = QColor("#1d3a16") if face != 6 else QColor(c["accent"]).darker(120)
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(pip)
         rad = r.width() * 0.085
-        if self.face == 0:
+        if face == 0:
             p.setPen(QColor(c["muted"]))
             f = p.font()
             f.setPointSizeF(16)
             f.setBold(True)
             p.setFont(f)
             p.drawText(r, Qt.AlignmentFlag.AlignCenter, "?")
-        for fx, fy in PIPS.get(self.face, []):
+        for fx, fy in PIPS.get(face, []):
             p.drawEllipse(QPointF(r.left() + fx * r.width(), r.top() + fy * r.height()), rad, rad)
-        if self.face in tire and not (self.spec is not None and self.spec.check):
+        if face in tire and not rolling and not (self.spec is not None and self.spec.check):
             p.setPen(QPen(QColor(c["gold"]), 2))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawEllipse(QPointF(r.right() - 6, r.top() + 6), 3, 3)
@@ -262,6 +295,8 @@ class DiceTray(QDialog):
         self.dice_row.addStretch(1)
         col.addWidget(dice_frame)
         self.dice: list[DieWidget] = []
+        #: How long a fresh die tumbles before it settles (0: no animation; the setting "Animations").
+        self.animation_ms = 0
 
         self.status = QLabel("")
         self.status.setObjectName("tray_status")
@@ -413,6 +448,8 @@ class DiceTray(QDialog):
             d.clicked.connect(lambda _=False, idx=i: self._die_clicked(idx))
             self.dice_row.addWidget(d)
             self.dice.append(d)
+            if not previous or d.changed:
+                d.tumble(self.animation_ms)  # a fresh roll, or the die just rerolled
         self.dice_row.addStretch(1)
         self._last_faces = faces
         side = test.side_to_act

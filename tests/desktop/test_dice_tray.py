@@ -187,3 +187,54 @@ def test_gm_decides_never_asks(session: Session) -> None:
     session.gm.decider = QtDecider(Settings(gm_rerolls=True), ask=ask)
     member, attr = proficient(session)
     session.gm.test(member, attr, "quickly")
+
+
+def test_dice_tumble_then_settle_on_their_real_faces(qtbot: Any) -> None:
+    """The "Animations" setting: fresh dice show other faces for a moment, then their own; the roll itself is
+    the game's and does not change."""
+    tray = DiceTray()
+    qtbot.addWidget(tray)
+    tray.animation_ms = 180
+    tray.play(Spec(dice=3, proficiency=1), Random(3), title="A tumble")
+    tray.show()
+    qtbot.mouseClick(tray.roll_button, Qt.MouseButton.LeftButton)
+    test = tray.live_test
+    assert test is not None
+    assert all(d.shown is not None for d in tray.dice)  # rolling
+    qtbot.waitUntil(lambda: all(d.shown is None for d in tray.dice), timeout=2000)
+    assert [d.face for d in tray.dice] == test.main
+    still = DiceTray()
+    qtbot.addWidget(still)
+    still.play(Spec(dice=3, proficiency=1), Random(3), title="No animation")
+    still.show()
+    qtbot.mouseClick(still.roll_button, Qt.MouseButton.LeftButton)
+    assert all(d.shown is None for d in still.dice)
+
+
+def test_the_animation_setting_reaches_the_tray(qtbot: Any, session: Session) -> None:
+    """A test rolled inside the engine opens a tray that tumbles as long as the setting says."""
+    from desktop.widgets.dice_tray import TUMBLE_MS
+
+    decider = QtDecider(Settings(gm_rerolls=False, animation_speed=2))
+    session.gm.decider = decider
+    member, attr = proficient(session)
+    speeds: list[int] = []
+
+    def drive() -> None:
+        tray = decider.tray
+        if tray is None or not tray.isVisible():
+            return
+        speeds.append(tray.animation_ms)
+        if tray.stage == "before":
+            qtbot.mouseClick(tray.roll_button, Qt.MouseButton.LeftButton)
+        elif tray.stage == "reroll":
+            qtbot.mouseClick(tray.keep_button, Qt.MouseButton.LeftButton)
+        elif tray.stage in ("outcome", "rolled"):
+            qtbot.mouseClick(tray.continue_button, Qt.MouseButton.LeftButton)
+
+    timer = QTimer()
+    timer.timeout.connect(drive)
+    timer.start(15)
+    session.gm.test(member, attr, "a tumbling test")
+    timer.stop()
+    assert speeds and set(speeds) == {TUMBLE_MS[2]} and TUMBLE_MS[0] == 0
