@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from rules.gm.events import Event
 
 #: The groups of the expedition's actions, by the engine's action kinds.
+#: The faces of a d6 as text.
+DIE_GLYPHS = "⚀⚁⚂⚃⚄⚅"
+
 GROUPS: list[tuple[str, list[str]]] = [
     ("Move", ["move", "stairs", "come_to"]),
     ("Doors", ["force", "break", "unlock", "pick", "spike", "listen", "unseal"]),
@@ -249,6 +252,9 @@ class ExplorationView(QWidget):
         if c.expedition is None:
             return
         self.refresh_header()
+        roll = next((e for e in events if e.kind == "ambush_roll"), None)
+        found = next((e.text for e in events if e.kind == "ambush"), "no one finds the camp")
+        self._ambush = (roll.data, found) if roll is not None else None  # shown until the next step
         self.refresh_room()
         self.refresh_map()
         self.actions_list.set_actions(self.session.actions(), groups=GROUPS)
@@ -313,6 +319,14 @@ class ExplorationView(QWidget):
             mood = g.attitude or ("unaware" if not g.aware else "watching")
             parts.append(f"<p style='margin:4px 0 0 0; color:{c['danger']}'><b>{g.count} × {escape(g.monster)}</b>"
                          f" <span style='color:{c['muted']}'>({escape(mood)})</span></p>")  # fmt: skip
+        ambush = getattr(self, "_ambush", None)
+        if ambush is not None:  # the camp was just broken: its ambush dice, on screen for one step
+            data, verdict = ambush
+            faces = " ".join(DIE_GLYPHS[d - 1] for d in data.get("dice", []) if 1 <= d <= 6) or "no dice"
+            sixes = int(data.get("sixes", 0))
+            parts.append(f"<p style='margin:6px 0 0 0; color:{c['gold']}'>Camp broken — ambush dice "
+                         f"<span style='font-size:15pt; color:{c['danger'] if sixes else c['ink']}'>{faces}"
+                         f"</span> <span style='color:{c['muted']}'>({escape(verdict)})</span></p>")  # fmt: skip
         lying = sum(1 for x in st.corpses if x in ("lying", "warded"))
         if lying:
             parts.append(f"<p style='margin:4px 0 0 0; color:{c['muted']}'>{lying} bod{'y' if lying == 1 else 'ies'}"

@@ -182,6 +182,10 @@ def test_a_whole_loop_through_the_window(qtbot: Any, window: MainWindow, tmp_pat
         if "home" in done and phase is Phase.INTERLUDE:
             action = shopping_day(session, actions, done) or action
         player.play(action)
+        if action.kind == "break" and session.phase is Phase.EXPLORATION:
+            room_text = player.game.current_view().room_text.text()
+            assert "ambush dice" in room_text  # the roll stays on screen after the camp view is gone
+            done.add("ambush_seen")
         if "home" in done and action.kind == "buy":
             done.add("bought")
         if "home" in done and action.kind == "sleep":
@@ -190,7 +194,7 @@ def test_a_whole_loop_through_the_window(qtbot: Any, window: MainWindow, tmp_pat
         pytest.fail(f"the loop did not finish in {MAX_STEPS} steps: {sorted(done)}")
     player.timer.stop()
     assert player.tray_rolls >= 1, "no test was rolled in the dice tray"
-    assert {"combat", "camp", "home", "bought", "slept"} <= done
+    assert {"combat", "camp", "ambush_seen", "home", "bought", "slept"} <= done
 
     # --- close the window and start again: Continue is exactly there
     step, rng, state = c.stats.steps, list(c.rng), c.to_dict()
