@@ -257,7 +257,9 @@ class ExplorationView(QWidget):
         self._ambush = (roll.data, found) if roll is not None else None  # shown until the next step
         self.refresh_room()
         self.refresh_map()
-        self.actions_list.set_actions(self.session.actions(), groups=GROUPS)
+        # rearranging trappings is done by dragging items in the inventory, not from this list
+        listed = [a for a in self.session.actions() if a.kind != "stow"]
+        self.actions_list.set_actions(listed, groups=GROUPS)
 
     def refresh_header(self) -> None:
         s = self.session

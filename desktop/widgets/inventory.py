@@ -120,9 +120,14 @@ def item_actions(actions: list[Action], member_id: str, index: int, item: Carrie
     return out
 
 
-def drop_action(actions: list[Action], member_id: str, item: Carried, place: str) -> Action | None:
-    """The engine's action that puts ``item`` in ``place``: taking a carried weapon or shield in hand (combat).
-    None where the engine has no such action (then the drop is refused)."""
+def drop_action(actions: list[Action], member_id: str, item: Carried, place: str, index: int = -1) -> Action | None:
+    """The engine's action that puts ``item`` (at ``index`` of the inventory) in ``place``: rearranging the
+    trappings out of combat (``stow``), or taking a carried weapon or shield in hand (``equip``, also in
+    combat).  None where the engine has no such action (then the drop is refused)."""
+    for a in actions:
+        if (a.who == member_id and a.kind == "stow" and a.available and a.param("index") == index
+                and a.param("place") == place):  # fmt: skip
+            return a
     if place not in HANDS or item.place in HANDS:
         return None
     for a in actions:
@@ -679,6 +684,8 @@ class InventoryView(QWidget):
         self.detail_facts.setText(self._facts(info))
         self.detail_text.setText(_quote(info.text or item.notes, 600) or "<i>No table text.</i>")
         for a in self.item_actions(info):
+            if a.kind == "stow":
+                continue  # one per place: dragging the tile (or its right-click menu) does these
             b = QPushButton(a.label + (f"  ({a.cost})" if str(a.cost) != "free" else ""))
             b.setEnabled(a.available)
             b.setToolTip(a.reason or _quote(a.rule, 300))
@@ -711,6 +718,9 @@ class InventoryView(QWidget):
 
     def _hint(self) -> str:
         acts = self.legal_actions()
+        if any(a.kind == "stow" and a.who == self.member_id for a in acts):
+            return ("Drag an item to another place to rearrange (free: “players may rearrange their adventurer's "
+                    "equipment”); onto a hand to hold or wield it. Right-click an item for more.")  # fmt: skip
         if any(a.kind == "equip" and a.who == self.member_id for a in acts):
             return "Drag a spare weapon or shield onto a hand to take it in hand. Right-click an item for more."
         if any(item_actions(acts, self.member_id, i, it) for i, it in self._items()):
@@ -734,13 +744,16 @@ class InventoryView(QWidget):
         return item_actions(self.legal_actions(), self.member_id, info.index, info.item)
 
     def can_drag(self, info: ItemInfo) -> bool:
-        return any(drop_action(self.legal_actions(), self.member_id, info.item, h) is not None for h in HANDS)
+        acts = self.legal_actions()
+        if any(a.kind == "stow" and a.who == self.member_id and a.param("index") == info.index for a in acts):
+            return True
+        return any(drop_action(acts, self.member_id, info.item, h, info.index) is not None for h in HANDS)
 
     def drop_action_for(self, index: int, place: str) -> Action | None:
         items = self._items()
         if not 0 <= index < len(items):
             return None
-        return drop_action(self.legal_actions(), self.member_id, items[index][1], place)
+        return drop_action(self.legal_actions(), self.member_id, items[index][1], place, index)
 
     def drop(self, index: int, place: str) -> bool:
         """Drop the item at ``index`` on ``place``: emits the engine's action, or refuses (False)."""

@@ -790,6 +790,9 @@ def actions(gm: GM) -> list[Action]:
                     rule="The way out was sealed by the dungeon; breaking through is loud work (RULINGS).",
                 )
             )
+    from rules.gm import rearrange
+
+    out += rearrange.actions(gm)  # free: rearranging one's trappings (last: the desktop drags items for them)
     return out
 
 
@@ -944,6 +947,10 @@ def apply(gm: GM, action: Action) -> None:
         end_turn(gm, 1, "forcing the way out")
     elif kind == "exit":
         leave(gm)
+    elif kind in ("equip", "stow"):
+        from rules.gm import rearrange
+
+        rearrange.apply(gm, action)
     else:  # pragma: no cover - every listed action has a branch
         raise RuleError(f"unknown exploration action {kind!r}")
 

@@ -662,12 +662,16 @@ def _slots(gm: GM, member: Member) -> int:
 def actions(gm: GM) -> list[Action]:
     if gm.c.interlude is None:
         return [Action("begin", "begin", f"Begin the interlude in {gm.c.settlement}")]
+    from rules.gm import rearrange
+
     st = gm.c.interlude
     if st.step == "market":
-        return _market_actions(gm)
-    if st.step == "sleep":
-        return _sleep_actions(gm)
-    return _day_actions(gm)
+        listed = _market_actions(gm)
+    elif st.step == "sleep":
+        listed = _sleep_actions(gm)
+    else:
+        listed = _day_actions(gm)
+    return listed + rearrange.actions(gm)  # free: rearranging one's trappings, at any moment of the day
 
 
 def _day_actions(gm: GM) -> list[Action]:
@@ -912,6 +916,10 @@ def apply(gm: GM, action: Action) -> None:
         _proceed(gm)
     elif kind == "sleep":
         _choose_sleep(gm, action)
+    elif kind in ("equip", "stow"):
+        from rules.gm import rearrange
+
+        rearrange.apply(gm, action)
     elif kind == "expedition":
         go_on_expedition(gm, action.target or "")
     elif kind == "travel":

@@ -80,17 +80,18 @@ def _str(m) -> int:  # type: ignore[no-untyped-def]
 
 
 def test_no_engine_action_no_move(qtbot, session: Session) -> None:  # type: ignore[no-untyped-def]
-    """In the interlude the engine moves no items: a drop is refused and nothing is emitted."""
+    """Where the engine offers no action (nothing goes onto the torso) a drop is refused and nothing is
+    emitted."""
     m = session.campaign.party[0]
     v = make(qtbot, session, m.id)
     emitted: list[Action] = []
     v.act.connect(emitted.append)
-    index = next(i for i, it in enumerate(m.adv.inventory.items) if it.place not in HANDS)
+    index = next(i for i, it in enumerate(m.adv.inventory.items) if it.place != TORSO)
     before = [(it.name, it.place) for it in m.adv.inventory.items]
-    assert v.drop(index, HANDS[0]) is False
+    assert v.drop(index, TORSO) is False
     assert emitted == []
     assert [(it.name, it.place) for it in m.adv.inventory.items] == before
-    assert "stay where they are" in v.hint.text()
+    assert "rearrange" in v.hint.text()
 
 
 def test_a_drop_on_a_hand_emits_the_engines_equip_action(qtbot, session: Session, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -120,7 +121,7 @@ def test_selling_from_the_inventory_detail(qtbot, session: Session) -> None:  # 
     sell = next(a for a in session.actions() if a.kind == "sell_item")
     index = int(sell.param("index"))
     item = m.adv.inventory.items[index]
-    assert item_actions(session.actions(), m.id, index, item) == [sell]
+    assert [a for a in item_actions(session.actions(), m.id, index, item) if a.kind != "stow"] == [sell]
     v.select(index)
     buttons = v.detail.findChildren(QPushButton)
     assert len(buttons) == 1 and "sells" in buttons[0].text()
@@ -139,3 +140,20 @@ def test_the_fallen_are_shown_read_only(qtbot, session: Session) -> None:  # typ
     v = make(qtbot, session, gone.id)
     assert "died on day 1" in v.subtitle.text()
     assert v.legal_actions() == []
+
+
+def test_dragging_an_item_to_another_place_rearranges_the_trappings(qtbot, session: Session) -> None:  # type: ignore[no-untyped-def]
+    """A drop sends the engine's free "stow" action; the item moves and the day stays where it was."""
+    m = session.campaign.party[0]
+    v = make(qtbot, session, m.id)
+    v.act.connect(lambda a: (session.apply(a), v.refresh()))
+    inv = m.adv.inventory
+    step = session.campaign.interlude.step if session.campaign.interlude else None
+    move = next(a for a in session.actions() if a.kind == "stow" and a.who == m.id and a.available)
+    index, place = int(move.param("index")), str(move.param("place"))
+    name = inv.items[index].name
+    assert v.can_drag(next(info for info in v.box(inv.items[index].place).items if info.index == index))
+    assert v.drop(index, place)
+    assert any(i.name == name and i.place == place for i in inv.items)
+    assert session.campaign.interlude is not None and session.campaign.interlude.step == step
+    assert not v.drop(index, TORSO)  # nothing onto the torso: refused, nothing sent

@@ -1,0 +1,100 @@
+"""Rearranging one's trappings: a free action out of combat (exploration and the interlude).
+
+"Take a free action (free). Some actions will not trigger a turn. Players may rearrange their adventurer's
+equipment, equipping and un-equipping items." (expedition chapter, Exploration).  In combat, taking a carried
+weapon in hand costs an action (``combat_actions``); here it costs nothing.
+
+Two kinds of action, listed last among the moment's actions (the desktop reaches them by dragging items in
+the inventory; the autoplay leaves them alone):
+
+* ``equip:<member>:<item>`` — take a carried weapon or shield in hand (what that hand held goes back to the
+  pack), as in combat;
+* ``stow:<member>:<index>:<place>`` — put the item at ``index`` in another place where it fits: a container
+  (liquids only into a canteen or skin), or a hand that wields nothing.  A weapon or shield leaving the hands
+  is no longer wielded, and a two-handed weapon's grip frees the other hand.  Worn armour stays worn, and
+  nothing goes onto the torso (taking armour off and on is not something the rules make free).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.checks import RuleError
+from rules.gm.events import Action, Cost
+from rules.inventory import HANDS, TORSO, Carried, Inventory
+
+if TYPE_CHECKING:
+    from rules.gm.engine import GM
+    from rules.gm.state import Member
+
+RULE = (
+    "Take a free action (free): players may rearrange their adventurer's equipment, equipping and un-equipping items."
+)
+KINDS = ("equip", "stow")
+
+
+def _grip(item: Carried) -> bool:
+    """The second hand of a two-handed weapon: ``(Battle axe)``."""
+    return item.name.startswith("(") and item.name.endswith(")")
+
+
+def _busy(inv: Inventory, place: str) -> bool:
+    """A hand that wields something (a weapon, a shield, a two-handed grip) holds nothing else."""
+    return place in HANDS and any(i.place == place and (i.equipped or _grip(i)) for i in inv.items)
+
+
+def actions(gm: GM) -> list[Action]:
+    """Every rearrangement each adventurer who can act may make now."""
+    from rules.gm.combat_gear import spare_weapons
+
+    out: list[Action] = []
+    for m in gm.active():
+        inv = m.adv.inventory
+        name = m.name
+        for item in {i.name: i for i in spare_weapons(gm, m)}.values():
+            out.append(Action(f"equip:{m.id}:{item.name}", "equip", f"{name}: take the {item.name} in hand", Cost(),
+                              who=m.id, params=(("item", item.name),), rule=RULE))  # fmt: skip
+        for index, item in enumerate(inv.items):
+            if _grip(item) or item.place == TORSO:
+                continue
+            for place in inv.places:
+                if place.name in (item.place, TORSO) or not inv.fits(item, place.name) or _busy(inv, place.name):
+                    continue
+                where = f"the {place.name.lower()}" if place.name in HANDS else f"the {place.name}"
+                out.append(Action(f"stow:{m.id}:{index}:{place.name}", "stow", f"{name}: put the {item.name} in "
+                                  f"{where}", Cost(), who=m.id, target=place.name,
+                                  params=(("index", index), ("item", item.name), ("place", place.name)),
+                                  rule=RULE))  # fmt: skip
+    return out
+
+
+def apply(gm: GM, action: Action) -> None:
+    who = next((m for m in gm.active() if m.id == action.who), None)
+    if who is None:
+        raise RuleError("only an adventurer who can act rearranges their trappings")
+    if action.kind == "equip":
+        from rules.gm.combat_actions import _equip
+
+        _equip(gm, who, str(action.param("item")))
+        return
+    _stow(gm, who, int(action.param("index")), str(action.param("place")))
+
+
+def _stow(gm: GM, who: Member, index: int, place: str) -> None:
+    inv = who.adv.inventory
+    if not 0 <= index < len(inv.items):
+        raise RuleError(f"{who.name} has no item {index}")
+    item = inv.items[index]
+    if _grip(item) or item.place == TORSO or place == TORSO or place == item.place:
+        raise RuleError(f"the {item.name} cannot go there")
+    if not inv.fits(item, place) or _busy(inv, place):
+        raise RuleError(f"the {item.name} does not fit in {place} ({inv.free(place)} free)")
+    was_held = item.place in HANDS
+    if was_held and item.equipped:
+        item.equipped = False
+        grip = f"({item.name})"
+        for other in [i for i in inv.items if i.name == grip and i.place in HANDS]:
+            inv.remove(other)  # the other hand lets go too
+    item.place = place
+    gm.emit("stow", f"{who.name} puts the {item.name} in the {place.lower() if place in HANDS else place}.",
+            who=who.id, item=item.name, place=place)  # fmt: skip
