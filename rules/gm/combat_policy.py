@@ -112,6 +112,13 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
         a = first("breath")
         if a is not None:
             return a
+    if attack is None and _in_danger(gm, cs, f):
+        # nothing to strike with where enemies can strike: get out of the fight, or at least dodge
+        a = _retreat(gm, cs, f, first, moves)
+        if a is None and f.actions >= 2:
+            a = first("dodge")
+        if a is not None:
+            return a
     fallen = [g for g, m in core.standing(gm, cs) if m.adv.character.condition is Condition.COLLAPSED]
     if fallen and min(grid.distance(f.tile, g.tile) for g in fallen) > 1:
         step = _towards(moves, f, [g.tile for g in fallen], stop=1)
@@ -130,6 +137,11 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
         if a is not None:
             return a
     return end or mine[0]
+
+
+def _in_danger(gm: GM, cs: CombatState, f: Fighter) -> bool:
+    """An enemy stands Close to ``f``."""
+    return any(grid.close(e.tile, f.tile) for e in cs.active_foes())
 
 
 def _retreat(
