@@ -234,6 +234,7 @@ QPushButton[role="danger"] {{
 }}
 QPushButton[role="danger"]:hover {{ background-color: #3a1a16; color: #e25544; }}
 QPushButton[role="gold"] {{ color: {c["gold"]}; border-color: {c["gold"]}; }}
+QPushButton[cell="true"] {{ padding: 1px 8px; min-height: 0; }}
 QPushButton[role="menu"] {{
     font-family: "{SERIF_FAMILY}";
     font-size: {s(1.3)};

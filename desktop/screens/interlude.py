@@ -743,7 +743,7 @@ class InterludeView(QWidget):
         holder = QWidget()
         lay = QHBoxLayout(holder)
         lay.setContentsMargins(3, 2, 3, 2)
-        button.setStyleSheet("padding: 1px 8px; min-height: 0;")
+        button.setProperty("cell", True)  # compact, from the app's stylesheet (a stylesheet per button is slow)
         lay.addWidget(button)
         self.shop_table.setCellWidget(row, col, holder)
 
