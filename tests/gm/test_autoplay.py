@@ -178,3 +178,26 @@ def test_fleeing_a_fight_further_in_falls_back_to_the_room_it_came_from() -> Non
         gm.apply(combat.suggest(gm, [a for a in gm.legal_actions() if a.available]))
     assert gm.c.phase is Phase.EXPLORATION
     assert gm.c.expedition is not None and gm.c.expedition.room == 1
+
+
+def test_it_does_not_attack_unaware_enemies_that_would_outlast_the_surprise_round() -> None:
+    gm = _unaware("Giant Rat", 1)
+    assert forecast_groups(gm, [("Giant Rat", 1)], surprise=True).rounds > 1
+    assert not worth_fighting(gm)
+    assert explore(gm, [a for a in gm.legal_actions() if a.available]).kind != "fight"
+
+
+def test_with_nothing_to_strike_with_next_to_an_enemy_it_gets_out_instead_of_waiting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rules.gm import combat_policy
+
+    monkeypatch.setattr(combat_policy, "should_flee", lambda gm, cs: False)  # even where the forecast says stay
+    gm = arena([("Goblin Scrapper", 1)], surprise=None)
+    cs = cs_of(gm)
+    f, foe = cs.fighters[0], cs.foes[0]
+    put(gm, f, 6, 1)
+    put(gm, foe, 7, 1)
+    gm.c.member(f.id).adv.character.attrs[Attr.STR].wounds = 2  # the Falchion's STR is gone; DEX, INT, PRE are not
+    pick = combat_suggest(gm, gm.legal_actions())
+    assert pick.kind in ("flee", "move", "dodge"), pick
