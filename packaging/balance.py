@@ -9,7 +9,8 @@ processes, and prints:
 * per expedition: deaths, full doom tracks reached (``doom_maxed``), silver earned, combats (and how many the
   party fled), exploration turns, camps, rooms entered for the first time, loot actions, parleys, bribes paid;
 * how each expedition ended (home with loot, home empty, perished) and the causes of death;
-* the engine's speed: steps per second and exploration turns per second (one process, wall clock).
+* the engine's speed: steps per second and exploration turns per second (one process, wall clock);
+* campaigns that stopped on an engine error, by seed (left out of the numbers above).
 
 ``--json`` prints the same numbers as one JSON object.
 """
@@ -65,7 +66,11 @@ def play(args: tuple[int, int, int]) -> dict[str, Any]:
 
     content = load_content()
     t = time.perf_counter()
-    _, stats = run(content, GeneratedDungeons(), seed=seed, expeditions=expeditions, party=party, on_step=on_step)
+    try:
+        _, stats = run(content, GeneratedDungeons(), seed=seed, expeditions=expeditions, party=party,
+                       on_step=on_step)  # fmt: skip
+    except Exception as e:  # an engine error: counted and named (its seed replays it), not a lost measurement
+        return {"seed": seed, "crash": f"{type(e).__name__}: {e}"}
     stats["seconds"] = time.perf_counter() - t
     stats["came_home"] = counts["came_home"]
     for key in ("loot", "loot_taken", "rooms", "parleys", "bribes"):
@@ -91,6 +96,8 @@ def quartiles(values: list[float]) -> tuple[float, float, float]:
 
 
 def summarise(runs: list[dict[str, Any]], wall: float, jobs: int) -> dict[str, Any]:
+    crashed = {r["seed"]: r["crash"] for r in runs if "crash" in r}
+    runs = [r for r in runs if "crash" not in r]
     n = len(runs)
     exps = sum(r["expeditions"] for r in runs) or 1
     home = [float(r["came_home"]) for r in runs]
@@ -128,6 +135,7 @@ def summarise(runs: list[dict[str, Any]], wall: float, jobs: int) -> dict[str, A
         "death_causes": dict(causes.most_common()),
         "silver_at_end_median": statistics.median([r["silver"] for r in runs]) if runs else 0,
         "recruited": sum(r["recruited"] for r in runs),
+        "crashed": crashed,
         "speed": {
             "steps_per_second": round(steps / cpu),
             "turns_per_second": round(turns / cpu),
@@ -158,6 +166,8 @@ def show(s: dict[str, Any]) -> None:
     print("combat outcomes: " + ", ".join(f"{k} {v}" for k, v in s["combat_outcomes"].items()))
     print("deaths by cause: " + ", ".join(f"{k} {v}" for k, v in s["death_causes"].items()))
     print(f"silver held at the end (median) {s['silver_at_end_median']}, recruits {s['recruited']}")
+    for seed, why in s["crashed"].items():
+        print(f"CRASHED seed {seed}: {why}")
     sp = s["speed"]
     print(
         f"speed: {sp['steps_per_second']} steps/s, {sp['turns_per_second']} exploration turns/s per process"
@@ -185,7 +195,7 @@ def main() -> int:
     wall = time.perf_counter() - t
     s = summarise(runs, wall, a.jobs)
     if a.per_seed:
-        for r in runs:
+        for r in (r for r in runs if "crash" not in r):
             print(
                 f"seed {r['seed']:>4}: {r['outcome']:<11} home {r['came_home']}/{r['expeditions']}"
                 f" deaths {r['deaths']} combats {r['combats']} turns {r['turns']} silver+ {r['silver_earned']}"
