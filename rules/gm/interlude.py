@@ -1415,11 +1415,11 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
 
 
 def _suggest_job(gm: GM, jobs: list[Action]) -> Action | None:
-    """The job to take: not a dungeon whose way in the party knows to be held by enemies, nor one it has
-    worn out (too many visits); then the best of :func:`_best_job`."""
-    from rules.gm.autoplay import AUTO_VISITS, guarded, visits
+    """The job to take: not a dungeon whose way in, or whose every way on, the party knows to be held by
+    enemies, nor one it has worn out (too many visits); then the best of :func:`_best_job`."""
+    from rules.gm.autoplay import AUTO_VISITS, barred, guarded, visits
 
-    open_ = [a for a in jobs if not guarded(gm, a.target or "")]
+    open_ = [a for a in jobs if not guarded(gm, a.target or "") and not barred(gm, a.target or "")]
     fresh = [a for a in open_ if visits(gm, a.target or "") < AUTO_VISITS]
     return _best_job(gm, fresh or open_ or jobs)
 

@@ -12,7 +12,7 @@ from dungeon_gen.site import GeneratedDungeons
 from rules.attributes import ATTRS, Attr
 from rules.content.registry import load_content
 from rules.gm import combat, exploration
-from rules.gm.autoplay import explore, suggest, worth_fighting
+from rules.gm.autoplay import barred, explore, suggest, worth_fighting
 from rules.gm.combat_policy import forecast_groups
 from rules.gm.combat_policy import suggest as combat_suggest
 from rules.gm.engine import GM
@@ -201,3 +201,21 @@ def test_with_nothing_to_strike_with_next_to_an_enemy_it_gets_out_instead_of_wai
     gm.c.member(f.id).adv.character.attrs[Attr.STR].wounds = 2  # the Falchion's STR is gone; DEX, INT, PRE are not
     pick = combat_suggest(gm, gm.legal_actions())
     assert pick.kind in ("flee", "move", "dodge"), pick
+
+
+def test_a_dungeon_whose_only_way_on_is_held_by_the_mindless_is_barred_for_the_next_job() -> None:
+    site = corridor(
+        3, r2={"monsters": (SiteMonsters("Freshly Risen Corpse", 4, ((11, 0), (11, 2), (12, 1), (12, 0))),)}
+    )
+    gm = game(site, seed=4, party=2)
+    for m in gm.c.party:
+        plain(m)
+    exploration.enter(gm, "test-site")
+    assert not barred(gm, "test-site")  # room 2 is unexplored and no one is known to wait there
+    gm.apply("move:2")
+    for _ in range(30):
+        if gm.c.phase is not Phase.COMBAT:
+            break
+        gm.apply(combat.suggest(gm, [a for a in gm.legal_actions() if a.available]))
+    assert gm.c.expedition is not None and gm.c.expedition.room == 1  # fled back: the dead hold room 2
+    assert barred(gm, "test-site")  # room 3 lies beyond them, and the dead never change their mind (R171)
