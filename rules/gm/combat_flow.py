@@ -164,7 +164,14 @@ def _join(
             if spot is None:
                 spot = _far_tile(cs, taken, party_tiles)
             if spot is None:
-                spot = _spill(cs, spill or [], taken)
+                try:
+                    spot = _spill(cs, spill or [], taken)
+                except RuleError:
+                    # every tile of the room and the corridor is taken: the rest crowd outside, out of the fight
+                    cs.groups[-1].count = i
+                    gm.emit("no_room", f"No room for {count - i} more {m.name}: they wait outside.", monster=m.name,
+                            left_out=count - i)  # fmt: skip
+                    break
             taken.add(spot)
             foe = Foe(f"e{cs.next_foe}", m.name, len(cs.groups) - 1, spot[0], spot[1], ap=m.armor)
             cs.next_foe += 1

@@ -824,3 +824,20 @@ def test_random_legal_actions_never_break_a_fight(
     else:
         assert gm.c.combat is None
         assert gm.c.phase in (Phase.EXPLORATION, Phase.INTERLUDE, Phase.OVER)  # fled out of the entrance: home
+
+
+def test_reinforcements_with_no_room_left_wait_outside() -> None:
+    """A doom arrival into a room (and corridor) already full: the rest wait outside instead of the GM failing
+    ("no room to stand anywhere", seen in a balance run)."""
+    gm = arena([("Giant Rat", 1)], party=1)
+    cs = cs_of(gm)
+    from rules.gm import combat_grid
+
+    free = len(cs.tiles) - len(combat_grid.occupants(cs))
+    combat.reinforce(gm, [("Goblin Scrapper", free + 5)], "a test")
+    joined = [e for e in cs.foes if e.monster == "Goblin Scrapper"]
+    left = [e for e in gm.events if e.kind == "no_room"]
+    assert len(left) == 1 and left[0].data["left_out"] == free + 5 - len(joined)
+    assert cs.groups[-1].count == len(joined) > 0
+    tiles = [e.tile for e in cs.foes] + [f.tile for f in cs.fighters]
+    assert len(tiles) == len(set(tiles))  # no two on one tile
