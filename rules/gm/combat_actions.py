@@ -598,7 +598,7 @@ def apply(gm: GM, action: Action) -> None:
     elif kind == "detach":
         _detach(gm, cs, f, who, cs.fighter(action.target or ""))
     elif kind == "equip":
-        _equip(gm, who, str(action.param("item")))
+        take_in_hand(gm, who, str(action.param("item")))
     elif kind == "pickup":
         drop = cs.dropped.pop(int(action.param("index")))
         _give_back(gm, who, drop)
@@ -719,7 +719,7 @@ def _stabilise(gm: GM, cs: CombatState, f: Fighter, who: Member, name: str, g: F
     use_up(gm, who, item)
 
 
-def _equip(gm: GM, who: Member, name: str) -> None:
+def take_in_hand(gm: GM, who: Member, name: str) -> None:
     """Take a carried weapon or shield in hand; what was in that hand goes back to the pack (or stays held)."""
     inv = who.adv.inventory
     item = next((i for i in inv.items if i.name == name and not i.equipped), None)

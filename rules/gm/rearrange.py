@@ -73,9 +73,9 @@ def apply(gm: GM, action: Action) -> None:
     if who is None:
         raise RuleError("only an adventurer who can act rearranges their trappings")
     if action.kind == "equip":
-        from rules.gm.combat_actions import _equip
+        from rules.gm.combat_actions import take_in_hand
 
-        _equip(gm, who, str(action.param("item")))
+        take_in_hand(gm, who, str(action.param("item")))
         return
     _stow(gm, who, int(action.param("index")), str(action.param("place")))
 
