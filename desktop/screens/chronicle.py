@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.theme import COLORS
+from desktop.widgets.header import screen_header
 
 if TYPE_CHECKING:
     from desktop.persistence import SaveFile
@@ -126,25 +127,11 @@ class ChronicleScreen(QWidget):
         root.setContentsMargins(28, 20, 28, 20)
         root.setSpacing(14)
 
-        top = QHBoxLayout()
-        self.back_button = QPushButton("← Back")
-        self.back_button.setToolTip("Back (Esc)")
-        self.back_button.clicked.connect(self.back)
-        top.addWidget(self.back_button, 0, Qt.AlignmentFlag.AlignTop)
-        top.addSpacing(12)
-        heads = QVBoxLayout()
-        heads.setSpacing(2)
-        self.title_label = QLabel("Chronicle")
-        self.title_label.setProperty("role", "title")
-        heads.addWidget(self.title_label)
-        self.party_label = QLabel(f"of {self.party()}" if self.party() else "of a Blacksalt campaign")
-        self.party_label.setProperty("role", "subtitle")
+        party = f"of {self.party()}" if self.party() else "of a Blacksalt campaign"
+        top, self.back_button, self.title_label, (self.party_label, self.byline_label) = screen_header(
+            "Chronicle", self.back.emit, [(party, "subtitle"), (self.byline(), "muted")]
+        )
         self.party_label.setWordWrap(True)
-        heads.addWidget(self.party_label)
-        self.byline_label = QLabel(self.byline())
-        self.byline_label.setProperty("role", "muted")
-        heads.addWidget(self.byline_label)
-        top.addLayout(heads, 1)
         self.md_button = QPushButton("Export Markdown…")
         self.md_button.setToolTip("Write the chronicle as a Markdown file (Ctrl+E)")
         self.md_button.clicked.connect(lambda: self.export_dialog("md"))

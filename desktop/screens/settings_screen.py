@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.settings import ANIMATION_SPEEDS, TEXT_SIZE_MAX, TEXT_SIZE_MIN, Settings, settings_path
+from desktop.widgets.header import screen_header
 
 PROFICIENCY_RULE = (
     "“Players may reroll a number of dice if they have proficiency on that attribute. For example a character "
@@ -64,21 +65,9 @@ class SettingsScreen(QWidget):
         root = QVBoxLayout(self)
         root.setContentsMargins(40, 24, 40, 24)
         root.setSpacing(16)
-        top = QHBoxLayout()
-        self.back_button = QPushButton("← Back")
-        self.back_button.setToolTip("Back (Esc)")
-        self.back_button.clicked.connect(self._leave)
-        top.addWidget(self.back_button, 0, Qt.AlignmentFlag.AlignTop)
-        top.addSpacing(12)
-        heads = QVBoxLayout()
-        heads.setSpacing(2)
-        title = QLabel("Settings")
-        title.setProperty("role", "title")
-        heads.addWidget(title)
-        sub = QLabel("Changes take effect at once and are kept for the next time.")
-        sub.setProperty("role", "muted")
-        heads.addWidget(sub)
-        top.addLayout(heads, 1)
+        top, self.back_button, _, _ = screen_header(
+            "Settings", self._leave, [("Changes take effect at once and are kept for the next time.", "muted")]
+        )
         root.addLayout(top)
 
         self.error_label = QLabel(settings.load_error or "")
