@@ -342,6 +342,7 @@ def cmd_dungeon(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from random import SystemRandom
 
+    from desktop.session import summary  # the same summary the window's saves carry
     from dungeon_gen.site import GeneratedDungeons
     from rules.content.registry import load_content
     from rules.gm.simulate import run
@@ -370,14 +371,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
         campaign = new_campaign(content, maker, seed, args.party)
         try:
-            save = SaveFile.create(Path(args.save), campaign.to_dict(), _summary(campaign))
+            save = SaveFile.create(Path(args.save), campaign.to_dict(), summary(campaign))
         except (SaveError, OSError) as exc:
             return _fail(f"cannot create the save {args.save}: {exc}")
     if save is not None:
         active = save
 
         def on_step(gm, events):  # type: ignore[no-untyped-def]
-            active.commit_step(gm.c.stats.steps, gm.c.to_dict(), [e.to_dict() for e in events], _summary(gm.c))
+            active.commit_step(gm.c.stats.steps, gm.c.to_dict(), [e.to_dict() for e in events], summary(gm.c))
 
     _, stats = run(content, maker, seed=seed, expeditions=args.expeditions, party=args.party, campaign=campaign,
                     on_step=on_step)  # fmt: skip
@@ -389,11 +390,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for key, value in stats.items():
             print(f"{key:<16} {value}")
     return 0
-
-
-def _summary(c: Any) -> dict[str, Any]:
-    where = c.settlement if c.expedition is None else c.locations[c.expedition.location].title
-    return {"party": [m.name for m in c.party], "location": where, "day": c.day, "phase": c.phase.value}
 
 
 # --- save --------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from desktop.theme import COLORS
 from desktop.widgets.action_list import ActionList
+from desktop.widgets.log_view import DIE_FACES
 
 if TYPE_CHECKING:
     from desktop.session import Session
@@ -33,8 +34,6 @@ if TYPE_CHECKING:
     from rules.gm.events import Event
 
 #: The groups of the expedition's actions, by the engine's action kinds.
-#: The faces of a d6 as text.
-DIE_GLYPHS = "⚀⚁⚂⚃⚄⚅"
 
 GROUPS: list[tuple[str, list[str]]] = [
     ("Move", ["move", "stairs", "come_to"]),
@@ -324,7 +323,7 @@ class ExplorationView(QWidget):
         ambush = getattr(self, "_ambush", None)
         if ambush is not None:  # the camp was just broken: its ambush dice, on screen for one step
             data, verdict = ambush
-            faces = " ".join(DIE_GLYPHS[d - 1] for d in data.get("dice", []) if 1 <= d <= 6) or "no dice"
+            faces = " ".join(DIE_FACES[d - 1] for d in data.get("dice", []) if 1 <= d <= 6) or "no dice"
             sixes = int(data.get("sixes", 0))
             parts.append(f"<p style='margin:6px 0 0 0; color:{c['gold']}'>Camp broken — ambush dice "
                          f"<span style='font-size:15pt; color:{c['danger'] if sixes else c['ink']}'>{faces}"

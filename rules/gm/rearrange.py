@@ -27,10 +27,13 @@ if TYPE_CHECKING:
     from rules.gm.engine import GM
     from rules.gm.state import Member
 
-RULE = (
-    "Take a free action (free): players may rearrange their adventurer's equipment, equipping and un-equipping items."
-)
 KINDS = ("equip", "stow")
+
+
+def _free_action(gm: GM) -> tuple[Cost, str]:
+    """The cost and the words of "Take a free action" from the exploration actions table (tables.toml)."""
+    row = next(a for a in gm.content.tables.exploration_actions if a.rule == "free_action")
+    return Cost(turns=row.turns), f"{row.name}: {row.text}"
 
 
 def _grip(item: Carried) -> bool:
@@ -48,12 +51,13 @@ def actions(gm: GM) -> list[Action]:
     from rules.gm.combat_gear import spare_weapons
 
     out: list[Action] = []
+    cost, rule = _free_action(gm)
     for m in gm.active():
         inv = m.adv.inventory
         name = m.name
         for item in {i.name: i for i in spare_weapons(gm, m)}.values():
-            out.append(Action(f"equip:{m.id}:{item.name}", "equip", f"{name}: take the {item.name} in hand", Cost(),
-                              who=m.id, params=(("item", item.name),), rule=RULE))  # fmt: skip
+            out.append(Action(f"equip:{m.id}:{item.name}", "equip", f"{name}: take the {item.name} in hand", cost,
+                              who=m.id, params=(("item", item.name),), rule=rule))  # fmt: skip
         for index, item in enumerate(inv.items):
             if _grip(item) or item.place == TORSO:
                 continue
@@ -62,9 +66,9 @@ def actions(gm: GM) -> list[Action]:
                     continue
                 where = f"the {place.name.lower()}" if place.name in HANDS else f"the {place.name}"
                 out.append(Action(f"stow:{m.id}:{index}:{place.name}", "stow", f"{name}: put the {item.name} in "
-                                  f"{where}", Cost(), who=m.id, target=place.name,
+                                  f"{where}", cost, who=m.id, target=place.name,
                                   params=(("index", index), ("item", item.name), ("place", place.name)),
-                                  rule=RULE))  # fmt: skip
+                                  rule=rule))  # fmt: skip
     return out
 
 
