@@ -1481,9 +1481,7 @@ def _ready(gm: GM) -> bool:
     state = _doom(gm)
     can_shop = not (state is not None and state.no_shopping) and any(
         m.adv.character.silver > _reserve(gm) + 2 for m in party)  # fmt: skip
-    rations = _ration_names(gm)
-    short = not _has_light(gm) or any(sum(_count(m, n) for n in rations) < 1 for m in party)
-    if short and can_shop:
+    if _short_of_essentials(gm) and can_shop:
         return False
     mending = any(
         ("hungry" not in m.adv.character.afflictions and _wounds(m))
