@@ -460,6 +460,9 @@ class InterludeView(QWidget):
         self.day_box.addStretch(1)
         resolve = self._find(acts, "resolve")
         announced = bool(st and any(st.plans.values()))
+        purse = self._purse_button(acts)
+        if purse is not None:
+            self.day_bar.addWidget(purse)
         if resolve is not None:
             b = self._button(resolve, "Resolve the day  ⏎", "primary")
             b.setToolTip(action_tip(resolve) + "<br>Ctrl+Enter")
@@ -469,6 +472,31 @@ class InterludeView(QWidget):
         else:
             self.day_note.setText("Announce one action each, or first take a job, travel (Jobs) or spend insight "
                                   "(Roster): the party's choices come before anyone announces.")  # fmt: skip
+
+    def _purse_button(self, acts: list[Action]) -> QToolButton | None:
+        """The party's purse (free, R183): share the silver evenly, or hand everyone's to one adventurer."""
+        opts = [a for a in acts if a.kind == "purse"]
+        if not opts:
+            return None
+        b = QToolButton()
+        b.setText("Purse")
+        b.setObjectName("purse")
+        b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        b.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        b.setStyleSheet("padding: 4px 10px;")
+        b.setToolTip("Hand silver between adventurers: free, no day's action spent.<br>" + _short(opts[0].rule, 300))
+        menu = QMenu(b)
+        menu.setToolTipsVisible(True)
+        for o in sorted(opts, key=lambda a: a.id != "share"):
+            qa = menu.addAction(o.label)
+            qa.setEnabled(o.available)
+            qa.setToolTip(o.reason or "")
+            qa.triggered.connect(lambda _=False, a=o: self._emit(a))
+            self.menu_actions[o.id] = qa
+        b.setMenu(menu)
+        b.setEnabled(any(o.available for o in opts))
+        self.buttons["purse"] = b
+        return b
 
     def _member_card(self, m: Member, acts: list[Action], plans: list[str]) -> QFrame:
         frame, lay = _panel()
@@ -650,6 +678,9 @@ class InterludeView(QWidget):
         self.day_box.addLayout(body)
         self.day_box.addStretch(1)
         self.day_note.setText("Each adventurer rolls their place's table. Click a place's name to read its table.")
+        purse = self._purse_button(acts)
+        if purse is not None:
+            self.day_bar.addWidget(purse)  # share the silver so everyone can pay for a bed
 
     def _show_sleep(self, rule: str) -> None:
         self._sleep_shown = rule

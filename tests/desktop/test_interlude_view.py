@@ -181,3 +181,19 @@ def test_trappings_tab_follows_the_chosen_member(qtbot, view: InterludeView) -> 
     view.trap_who.setCurrentIndex(1)
     assert view.inventory.member_id == second.id
     assert view.inventory.title.text() == second.name
+
+
+def test_the_purse_menu_pools_and_shares_the_silver(qtbot, view: InterludeView) -> None:  # type: ignore[no-untyped-def]
+    begin(qtbot, view)
+    c = view.session.campaign
+    total = c.silver
+    a = c.party[0]
+    assert view.buttons["purse"].isEnabled()
+    view.menu_actions[f"pool:{a.id}"].trigger()  # "Everyone hands their silver to …"
+    assert a.adv.character.silver == total and c.silver == total
+    assert view.played[-1].id == f"pool:{a.id}"
+    view.menu_actions["share"].trigger()
+    amounts = [m.adv.character.silver for m in c.party]
+    assert sum(amounts) == total and max(amounts) - min(amounts) <= 1
+    assert not view.menu_actions["share"].isEnabled()  # already even: greyed with the reason
+    assert c.interlude is not None and not any(c.interlude.plans.values())  # no day's action spent
