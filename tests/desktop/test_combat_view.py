@@ -103,7 +103,9 @@ def test_clicking_an_enemy_attacks_it(qtbot, view) -> None:  # type: ignore[no-u
     assert "test" in kinds and ("hit_foe" in kinds or "miss" in kinds)
     log = h.session.log()
     assert any(e["kind"] in ("hit_foe", "miss") and e["data"].get("foe") == foe_id for e in log)
-    assert any("attacking" in line for line in v.feed.lines())
+    shown = [e.text for e in h.events if not e.data.get("hidden") and e.text]
+    assert any("attacking" in line for line in shown)  # the attack's roll is told …
+    assert v.feed.lines() and v.feed.lines()[-1] == shown[-1]  # … and the feed ends with the step's last line
 
 
 def test_a_click_on_an_enemy_out_of_reach_does_nothing(qtbot, view) -> None:  # type: ignore[no-untyped-def]
