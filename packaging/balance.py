@@ -9,6 +9,9 @@ processes, and prints:
 * per expedition: deaths, full doom tracks reached (``doom_maxed``), silver earned, combats (and how many the
   party fled), exploration turns, camps, rooms entered for the first time, loot actions, parleys, bribes paid;
 * how each expedition ended (home with loot, home empty, perished) and the causes of death;
+* setting out: the share of expeditions entered without a light, or weaker than the autoplay's bar to go home;
+* coming home: the share that turned back at once (0 turns), the loot value carried out, and how the party
+  stood when it left (weak, without a light, both, or neither: done);
 * the engine's speed: steps per second and exploration turns per second (one process, wall clock);
 * campaigns that stopped on an engine error, by seed (left out of the numbers above).
 
@@ -36,6 +39,7 @@ def play(args: tuple[int, int, int]) -> dict[str, Any]:
     """One campaign; its report plus what the events tell (expeditions survived, flights, causes of death)."""
     from dungeon_gen.site import GeneratedDungeons
     from rules.content.registry import load_content
+    from rules.gm.autoplay import LEAVE_BELOW, has_light, party_strength
     from rules.gm.engine import GM
     from rules.gm.events import Event
     from rules.gm.simulate import run
@@ -43,11 +47,22 @@ def play(args: tuple[int, int, int]) -> dict[str, Any]:
     seed, expeditions, party = args
     counts: Counter[str] = Counter()
     causes: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()  # how the party stood when it left: weak, without light, or done
 
     def on_step(gm: GM, events: list[Event]) -> None:
         for e in events:
-            if e.kind == "exit":
+            if e.kind == "expedition":  # the party enters: with a light? how strong?
+                counts["set_out"] += 1
+                counts["set_out_dark"] += not has_light(gm)
+                counts["set_out_weak"] += party_strength(gm) < LEAVE_BELOW
+            elif e.kind == "exit":
                 counts["came_home"] += 1
+                exp_turns = int(e.text.rsplit(" after ", 1)[-1].split()[0]) if " after " in e.text else -1
+                counts["turned_back"] += exp_turns == 0
+                weak = party_strength(gm) < LEAVE_BELOW
+                reasons["+".join(w for w, on in (("weak", weak), ("dark", not has_light(gm))) if on) or "done"] += 1
+                counts["loot_home"] += sum(i.value * i.count for m in gm.alive() for i in m.adv.inventory.items
+                                           if i.value > 0)  # fmt: skip
             elif e.kind == "combat_end":
                 counts[f"combat_{e.data.get('outcome')}"] += 1
             elif e.kind == "loot":
@@ -73,8 +88,10 @@ def play(args: tuple[int, int, int]) -> dict[str, Any]:
         return {"seed": seed, "crash": f"{type(e).__name__}: {e}"}
     stats["seconds"] = time.perf_counter() - t
     stats["came_home"] = counts["came_home"]
-    for key in ("loot", "loot_taken", "rooms", "parleys", "bribes"):
+    for key in ("loot", "loot_taken", "rooms", "parleys", "bribes", "set_out", "set_out_dark", "set_out_weak",
+                "turned_back", "loot_home"):  # fmt: skip
         stats[f"n_{key}"] = counts[key]
+    stats["exit_reasons"] = dict(reasons)
     stats["combat_outcomes"] = {k[7:]: v for k, v in counts.items() if k.startswith("combat_")}
     stats["causes"] = dict(causes)
     return stats
@@ -104,9 +121,13 @@ def summarise(runs: list[dict[str, Any]], wall: float, jobs: int) -> dict[str, A
     outcomes = Counter(r["outcome"] for r in runs)
     combat = Counter[str]()
     causes = Counter[str]()
+    exits = Counter[str]()
     for r in runs:
         combat.update(r["combat_outcomes"])
         causes.update(r["causes"])
+        exits.update(r["exit_reasons"])
+    set_out = sum(r["n_set_out"] for r in runs) or 1
+    back = sum(r["came_home"] for r in runs) or 1
     steps = sum(r["steps"] for r in runs)
     turns = sum(r["turns"] for r in runs)
     cpu = sum(r["seconds"] for r in runs) or 1e-9
@@ -131,6 +152,15 @@ def summarise(runs: list[dict[str, Any]], wall: float, jobs: int) -> dict[str, A
             "bribes": round(sum(r["n_bribes"] for r in runs) / exps, 2),
         },
         "came_home_share": round(sum(home) / exps, 3),
+        "setting_out": {
+            "without_light": round(sum(r["n_set_out_dark"] for r in runs) / set_out, 3),
+            "weak": round(sum(r["n_set_out_weak"] for r in runs) / set_out, 3),
+        },
+        "coming_home": {
+            "after_0_turns": round(sum(r["n_turned_back"] for r in runs) / back, 3),
+            "loot_value_carried": round(sum(r["n_loot_home"] for r in runs) / back, 1),
+            "how": {k: round(v / back, 3) for k, v in exits.most_common()},
+        },
         "combat_outcomes": dict(sorted(combat.items())),
         "death_causes": dict(causes.most_common()),
         "silver_at_end_median": statistics.median([r["silver"] for r in runs]) if runs else 0,
@@ -162,6 +192,15 @@ def show(s: dict[str, Any]) -> None:
         f"per expedition: rooms entered (first time) {pe['rooms_entered']}, loot actions {pe['loot_actions']}"
         f" (that took something {pe['loot_taking']}),"
         f" parleys {pe['parleys']}, bribes paid {pe['bribes']}"
+    )
+    so, ch = s["setting_out"], s["coming_home"]
+    print(
+        f"setting out: without a light {so['without_light']:.0%}, weak (under the autoplay's bar to go home)"
+        f" {so['weak']:.0%}"
+    )
+    print(
+        f"coming home: after 0 turns {ch['after_0_turns']:.0%}, loot value carried {ch['loot_value_carried']},"
+        " how: " + ", ".join(f"{k} {v:.0%}" for k, v in ch["how"].items())
     )
     print("combat outcomes: " + ", ".join(f"{k} {v}" for k, v in s["combat_outcomes"].items()))
     print("deaths by cause: " + ", ".join(f"{k} {v}" for k, v in s["death_causes"].items()))
