@@ -173,10 +173,10 @@ def markdown_lines_to_html(lines: list[str], *, room_links: bool = True, selecte
 def rooms_html(level: LevelData, selected: int | None = None) -> str:
     from dungeon_gen.export import markdown as md
 
-    exits = md._exits(level)
+    exits = md.level_exits(level)
     lines: list[str] = []
     for room in sorted(level.rooms, key=lambda r: r.id):
-        lines += md._room_section(level, room, exits)
+        lines += md.room_section(level, room, exits)
     head = f'<p class="title">Level {level.depth}{" — " + html.escape(level.name) if level.name else ""}</p>'
     sub = f'<p class="muted">{len(level.rooms)} rooms. Click a room here or on the map to select it.</p>'
     return head + sub + markdown_lines_to_html(lines, selected=selected)
@@ -188,7 +188,7 @@ def doom_html(level: LevelData) -> str:
     out: list[str] = [f'<p class="title">Level {level.depth}: doom and wanderers</p>']
     chunk: list[str] = []
     steps: list[tuple[str, str]] = []
-    for line in md._level_front(level):
+    for line in md.level_front(level):
         if line.startswith("- ☐"):  # a doom step: "- ☐☐ text"
             if chunk:
                 out.append(markdown_lines_to_html(chunk, room_links=False))

@@ -50,7 +50,8 @@ def direction(room: Room, tile: tuple[int, int]) -> str:
     return "south" if dy > 0 else "north"
 
 
-def _exits(level: LevelData) -> dict[int, list[tuple[Connection, int]]]:
+def level_exits(level: LevelData) -> dict[int, list[tuple[Connection, int]]]:
+    """Every room's connections on ``level``, each with the room at its other end."""
     out: dict[int, list[tuple[Connection, int]]] = defaultdict(list)
     for c in level.connections:
         out[c.from_].append((c, c.to))
@@ -73,7 +74,8 @@ def _door_phrase(door: Door) -> str:
     return text
 
 
-def _room_section(level: LevelData, room: Room, exits: dict[int, list[tuple[Connection, int]]]) -> list[str]:
+def room_section(level: LevelData, room: Room, exits: dict[int, list[tuple[Connection, int]]]) -> list[str]:
+    """The GM key's Markdown lines for one room (the workshop shows them one room at a time)."""
     title = f"## {room.id} {room.name}" if level.depth == 1 else f"## {level.depth}.{room.id} {room.name}"
     out = [title, room.description, ""]
     for g in room.monsters:
@@ -142,7 +144,8 @@ def _sentence(text: str) -> str:
     return text if not text or text[-1] in ".!?" else text + "."
 
 
-def _level_front(level: LevelData) -> list[str]:
+def level_front(level: LevelData) -> list[str]:
+    """The Markdown lines that open a level's key: its doom tracker and wandering monsters."""
     out = ["### Doom Tracker",
            "Tick a box every time the adventurers make excessive noise, waste too much time or come back "
            "from the interlude (leaving advances it 2 steps).", ""]  # fmt: skip
@@ -182,10 +185,10 @@ def to_markdown(d: Dungeon) -> str:
             lines += [f"# Level {level.depth}: {level.name}" if level.name else f"# Level {level.depth}", ""]
         elif level.name:
             lines += [f"*Level 1: {level.name}*", ""]
-        lines += _level_front(level)
-        exits = _exits(level)
+        lines += level_front(level)
+        exits = level_exits(level)
         for room in sorted(level.rooms, key=lambda r: r.id):
-            lines += _room_section(level, room, exits)
+            lines += room_section(level, room, exits)
     text = "\n".join(lines)
     return text.rstrip() + "\n" + _credit()
 
