@@ -284,8 +284,14 @@ def fire_doom(gm: GM, step: SiteDoomStep) -> None:
         if kind == "wandering_group":
             group = next((g for g in gm.site_level().wanderers if g.name == step.group), None)
             groups = list(group.monsters) if group else groups
-            if encounters.arrive(gm, groups, f"doom: {step.group or 'wanderers'}"):
-                return  # they have a mind, and no wish to fight: they keep their distance (or help)
+        if exp.leaving:  # R184: they come to where the noise was, and find the party gone
+            if groups:
+                names = ", ".join(f"{n} {m}" for m, n in groups)
+                gm.emit("too_late", f"Behind the party, {names} come to see who woke them, and find no one.",
+                        monsters=[list(g) for g in groups])  # fmt: skip
+            return
+        if kind == "wandering_group" and encounters.arrive(gm, groups, f"doom: {step.group or 'wanderers'}"):
+            return  # they have a mind, and no wish to fight: they keep their distance (or help)
         if groups:
             _enemies_arrive(gm, groups, f"doom: {step.group or kind.replace('_', ' ')}")
     elif kind == "lights_snuffed":
@@ -512,6 +518,7 @@ def leave(gm: GM) -> None:
     assert exp is not None
     if boss_defeated(gm):
         gm.location().cleared = True
+    exp.leaving = True
     gm.advance_doom(2, "leaving the dungeon")
     if gm.c.phase is Phase.OVER:
         return

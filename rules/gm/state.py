@@ -138,6 +138,7 @@ class ExpeditionState:
     exit_sealed: bool = False
     light_burns: dict[str, int] = field(default_factory=dict)  # member id -> usage die of the lit source
     had_coffee: list[str] = field(default_factory=list)  # member ids (Coffee addict: sleepy needs coffee first)
+    leaving: bool = False  # the party is on its way out: the doom that leaving wakes plays out behind it (R184)
 
 
 @dataclass

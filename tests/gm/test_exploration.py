@@ -200,3 +200,18 @@ def test_a_sealed_exit_can_be_forced_at_a_cost() -> None:
     assert not gm.c.expedition.exit_sealed
     assert gm.level_state().doom > doom  # every attempt is noisy
     assert next(a for a in gm.legal_actions() if a.id == "exit").available
+
+
+def test_doom_woken_by_leaving_plays_out_behind_the_party() -> None:
+    """R184: the final fight fires as the party leaves; the monsters find no one, and no fight starts."""
+    gm = game(corridor(3))
+    enter(gm)
+    lv = gm.level_state()
+    lv.doom, lv.fired = 12, [0, 1, 2, 3, 4, 5]  # the next two ticks are the final fight
+    combats = gm.c.stats.combats
+    events = gm.apply("exit")
+    assert lv.doom == 14 and 6 in lv.fired and gm.c.stats.doom_events == 1
+    assert "too_late" in kinds(events) and "combat" not in kinds(events) and "test" not in kinds(events)
+    assert gm.c.stats.combats == combats and gm.c.combat is None
+    assert gm.c.phase is Phase.INTERLUDE and gm.c.expedition is None
+    assert any("Bugbear" in e.text and "no one" in e.text for e in events)  # type: ignore[attr-defined]
