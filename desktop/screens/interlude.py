@@ -507,6 +507,13 @@ class InterludeView(QWidget):
         head.addWidget(_label(m.adv.klass or "Adventurer", "muted"), 1, Qt.AlignmentFlag.AlignBottom)
         head.addWidget(_label(f"{ch.silver} silver", "gold"))
         lay.addLayout(head)
+        water = self._find(acts, f"water:{m.id}")
+        if water is not None:  # free: a well, not the market (R185)
+            b = self._button(water, "Fill canteen (free)")
+            b.setStyleSheet("padding: 2px 8px;")
+            b.setToolTip("Water is free: filling a canteen costs no silver and no day's action.<br>"
+                         "Drinking it (free, in the dungeon) cures parched.")  # fmt: skip
+            lay.addWidget(b, 0, Qt.AlignmentFlag.AlignLeft)
         wounds = sum(s.wounds for s in ch.attrs.values())
         fatigue = sum(s.fatigue for s in ch.attrs.values())
         state: list[str] = []

@@ -230,6 +230,9 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     lights = _by_kind(actions, "light")
     if lights and not any(m.lit for m in gm.alive()):
         return lights[0]
+    quick = [a for a in _by_kind(actions, "use_item") if a.cost.turns == 0]
+    if quick:
+        return quick[0]  # free, and only listed where it helps: water for the parched, bandages for the bleeding
     leaving = should_leave(gm)
     if leaving and "exit" in ids:
         return ids["exit"]

@@ -671,8 +671,28 @@ def actions(gm: GM) -> list[Action]:
         listed = _sleep_actions(gm)
     else:
         listed = _day_actions(gm)
-    # free, at any moment of the day: handing silver over, rearranging one's trappings
-    return listed + purse.actions(gm) + rearrange.actions(gm)
+    # free, at any moment of the day: water from the well, handing silver over, rearranging one's trappings
+    return listed + _water_actions(gm) + purse.actions(gm) + rearrange.actions(gm)
+
+
+WATER = "Water"
+
+
+def _flask(member: Member) -> str | None:
+    """A canteen or waterskin of ``member``'s with room for water."""
+    inv = member.adv.inventory
+    return next((p.name for p in inv.places if p.liquid_only and inv.free(p.name) >= 1), None)
+
+
+def _water_actions(gm: GM) -> list[Action]:
+    """Filling a canteen or waterskin with water: free, at any moment of the interlude (R185)."""
+    out: list[Action] = []
+    for m in gm.alive():
+        if _flask(m) is not None:
+            out.append(Action(f"water:{m.id}", "water", f"{m.name} fills a canteen with water (free)", Cost(),
+                              who=m.id, rule="Water is a free item (Items: Free items). Filling a canteen at a "
+                              "well costs no silver and no day's action (R185)."))  # fmt: skip
+    return out
 
 
 def _day_actions(gm: GM) -> list[Action]:
@@ -925,6 +945,13 @@ def apply(gm: GM, action: Action) -> None:
         from rules.gm import purse
 
         purse.apply(gm, action)
+    elif kind == "water":
+        m = gm.c.member(action.who or "")
+        flask = _flask(m)
+        if flask is None:
+            raise RuleError(f"{m.name} has no canteen with room for water")
+        m.adv.inventory.add(Carried(WATER, "", liquid=True, rarity="free"), flask)
+        gm.emit("water", f"{m.name} fills the {flask.lower()} with water.", who=m.id, place=flask)
     elif kind == "expedition":
         go_on_expedition(gm, action.target or "")
     elif kind == "travel":
@@ -1393,6 +1420,9 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
         return _suggest_sleep(gm, avail)
     if "leave_island" in by_id:
         return by_id["leave_island"]
+    water = next((a for a in avail if a.kind == "water"), None)
+    if water is not None:
+        return water  # free, and parched adventurers cannot catch their breath
     for a in avail:
         if a.kind == "retire":
             return a

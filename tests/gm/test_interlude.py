@@ -719,7 +719,7 @@ def test_returning_skips_to_sleep() -> None:
     assert not any(e.kind == "blacksalt_event" for e in gm.events)
     from rules.gm import purse, rearrange
 
-    free = {*rearrange.KINDS, purse.KIND}  # free at any moment of the day
+    free = {*rearrange.KINDS, purse.KIND, "water"}  # free at any moment of the day
     assert {a.kind for a in gm.legal_actions() if a.kind not in free} == {"sleep"}
     assert m.adv.character.afflictions == {"hungry"}  # nauseated: the interlude; hopeless: escaped alive
     assert m.adv.character.condition is Condition.ACTIVE

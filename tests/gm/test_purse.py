@@ -108,6 +108,9 @@ def test_the_autoplay_pools_the_silver_to_buy_a_light_no_one_could_afford_alone(
         give(m, "Ration", 2)
     assert interlude._short_of_essentials(gm)  # no light
     first = interlude.suggest(gm, gm.legal_actions())
+    while first.kind == "water":  # canteens are filled first (free, R185)
+        gm.apply(first.id)
+        first = interlude.suggest(gm, gm.legal_actions())
     assert first.kind == purse.KIND and first.param("how") == "pool"
     gm.apply(first.id)
     assert sorted(silver(gm)) == [0, 0, 6]
