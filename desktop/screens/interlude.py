@@ -111,7 +111,7 @@ def _clear(layout: Any) -> None:
             continue
         w = child.widget()
         if w is not None:
-            w.setParent(None)
+            w.hide()  # gone from sight now, deleted on the next turn of the loop (setParent(None): ~2 ms each)
             w.deleteLater()
         elif child.layout() is not None:
             _clear(child.layout())
