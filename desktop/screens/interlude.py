@@ -503,7 +503,9 @@ class InterludeView(QWidget):
         frame.setObjectName(f"card:{m.id}")
         ch = m.adv.character
         head = QHBoxLayout()
-        head.addWidget(_label(m.name, "heading"))
+        name = _label(m.name, "heading", wrap=True)  # a long title ("…, the Unburied") wraps, not the cards
+        name.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        head.addWidget(name, 3)
         head.addWidget(_label(m.adv.klass or "Adventurer", "muted"), 1, Qt.AlignmentFlag.AlignBottom)
         head.addWidget(_label(f"{ch.silver} silver", "gold"))
         lay.addLayout(head)
