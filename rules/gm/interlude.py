@@ -1471,9 +1471,12 @@ def _suggest_pool(gm: GM, by_id: dict[str, Action]) -> Action | None:
     state = _doom(gm)
     if not _short_of_essentials(gm) or (state is not None and state.no_shopping):
         return None
-    free = [m for m in gm.alive() if _slots(gm, m) > 0 and m.adv.character.can_act]
+    plans = _st(gm).plans
+    going = [m for m in gm.alive() if any(p.startswith("shop") for p in plans.get(m.id, []))]
+    free = going or [m for m in gm.alive() if _slots(gm, m) > 0 and m.adv.character.can_act]
     if not free:
         return None
+    # whoever already goes to the market gets the purse (never take it from them); else the richest still free
     shopper = max(free, key=lambda m: (m.adv.character.silver, m.id))
     needs = _needs(gm)
     prices = settlement(gm).prices
