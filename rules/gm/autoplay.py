@@ -251,8 +251,10 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     disarm = _by_kind(actions, "disarm")
     if disarm:
         return disarm[0]
-    tired = sum(m.adv.character.attrs[a].fatigue for m in gm.active() for a in ATTRS)
-    legs = any(m.adv.character.attrs[Attr.DEX].fatigue for m in gm.active())  # DEX moves you out of a fight
+    # fatigue a breath can take away: the parched cannot recover it (a breath for them only spends a turn)
+    restable = [m for m in gm.active() if "parched" not in m.adv.character.afflictions]
+    tired = sum(m.adv.character.attrs[a].fatigue for m in restable for a in ATTRS)
+    legs = any(m.adv.character.attrs[Attr.DEX].fatigue for m in restable)  # DEX moves you out of a fight
     if "breath" in ids and (tired >= BREATH_AT or legs):
         return ids["breath"]
     if "camp" in ids and not leaving and (_wounds(gm) >= 3 or tired >= 5) and exp.camped < 2 and _camp_mends(gm):

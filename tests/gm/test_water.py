@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.attributes import ATTRS, Attr
 from rules.checks import RuleError
 from rules.gm import exploration, interlude
 from rules.gm.autoplay import suggest
@@ -66,3 +67,17 @@ def test_a_parched_explorer_drinks_for_free_before_anything_else() -> None:
     assert "parched" not in m.adv.character.afflictions
     assert not any(i.name == "Water" for i in m.adv.inventory.items)
     assert gm.c.expedition.turns == turns and gm.c.phase is Phase.EXPLORATION  # a quick item: no turn
+
+
+def test_a_parched_party_with_no_water_does_not_waste_turns_catching_its_breath() -> None:
+    """Parched: "cannot recover fatigue" — a breath would only spend a turn (decay, doom)."""
+    gm = game(corridor(3), party=1)
+    m = gm.c.party[0]
+    exploration.enter(gm, "test-site")
+    for a in ATTRS:
+        m.adv.character.attrs[a].fatigue = 0
+    m.adv.character.attrs[Attr.DEX].fatigue = 1
+    assert "breath" in {a.id for a in gm.legal_actions() if a.available}
+    assert suggest(gm).id == "breath"  # tired legs: catch breath ...
+    m.adv.character.add_affliction("parched")
+    assert suggest(gm).id != "breath"  # ... unless it cannot recover anything
