@@ -223,6 +223,17 @@ def worth_fighting(gm: GM) -> bool:
     return f.win and f.rounds <= FIGHT_ROUNDS and f.downs == 0
 
 
+def _room_win(gm: GM) -> bool:
+    """The forecast wins a fight with every group in the room."""
+    from rules.gm.combat_policy import forecast_groups
+    from rules.gm.exploration import live_monsters
+
+    groups = [(g.monster, g.count) for g in live_monsters(gm)]
+    if not groups or not gm.active():
+        return False
+    return forecast_groups(gm, groups, surprise=not any(g.aware for g in live_monsters(gm))).win
+
+
 def explore(gm: GM, actions: list[Action]) -> Action:
     exp = gm.c.expedition
     assert exp is not None
@@ -238,8 +249,8 @@ def explore(gm: GM, actions: list[Action]) -> Action:
         return ids["exit"]
     if leaving and "unseal" in ids:
         return ids["unseal"]
-    if "fight" in ids and (worth_fighting(gm) or not any(a.kind == "move" for a in actions)):
-        return ids["fight"]
+    if "fight" in ids and (worth_fighting(gm) or (not any(a.kind == "move" for a in actions) and _room_win(gm))):
+        return ids["fight"]  # cornered: fight only a fight the forecast wins (else it attacks, then flees)
     peace = make_peace(gm, actions)
     if peace is not None:
         return peace

@@ -219,3 +219,20 @@ def test_a_dungeon_whose_only_way_on_is_held_by_the_mindless_is_barred_for_the_n
         gm.apply(combat.suggest(gm, [a for a in gm.legal_actions() if a.available]))
     assert gm.c.expedition is not None and gm.c.expedition.room == 1  # fled back: the dead hold room 2
     assert barred(gm, "test-site")  # room 3 lies beyond them, and the dead never change their mind (R171)
+
+
+def test_cornered_by_wary_enemies_it_does_not_start_a_fight_it_would_flee() -> None:
+    """A room with no way on but back out, held by wary enemies the forecast does not beat: the party leaves
+    (it used to attack, then flee at once, leaving its slow behind)."""
+    frogs = SiteMonsters("Giant Frog", 3, ((6, 0), (6, 2), (7, 1)), aware=False)
+    gm = game(corridor(1, r1={"monsters": (frogs,)}), seed=4, party=2)
+    for m in gm.c.party:
+        plain(m)
+    exploration.enter(gm, "test-site")
+    for g in gm.room_state().monsters:
+        g.aware, g.attitude = True, "unfriendly"  # they have seen the party and keep their distance
+    actions = [a for a in gm.legal_actions() if a.available]
+    assert gm.c.phase is Phase.EXPLORATION
+    assert "fight" in {a.id for a in actions} and not any(a.kind == "move" for a in actions)
+    assert not forecast_groups(gm, [("Giant Frog", 3)]).win
+    assert explore(gm, actions).kind != "fight"
