@@ -40,7 +40,7 @@ GROUPS: list[tuple[str, list[str]]] = [
     ("Doors", ["force", "break", "unlock", "pick", "spike", "listen", "unseal"]),
     ("Encounter", ["fight", "parley", "bribe"]),
     ("Search & loot", ["loot", "search", "look_for_traps", "disarm", "feature", "ward"]),
-    ("Items & magic", ["light", "use_item", "cast", "pray", "concentrate", "stabilise"]),
+    ("Items & magic", ["light", "snuff", "use_item", "cast", "pray", "concentrate", "stabilise"]),
     ("Rest & camp", ["catch_breath", "camp"]),
     ("Other", ["veteran", "freeform"]),
     ("Leave", ["exit"]),

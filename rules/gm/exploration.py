@@ -165,13 +165,18 @@ def light_noun(name: str, *, article: bool = True) -> str:
 
 
 def light_source(gm: GM, member: Member) -> str | None:
-    """Light a torch, a candle or the lantern carried by ``member`` (a quick action); returns its name."""
-    for item in list(member.adv.inventory.items):
+    """Light a torch, a candle or the lantern carried by ``member`` (a quick action); returns its name.  A
+    partly burnt torch or candle is lit before a fresh one, and burns on from the usage die it had left."""
+    items = sorted(member.adv.inventory.items, key=lambda i: i.usage is None)  # stubs first
+    for item in items:
         entry = _light_entry(gm, item.name)
         if entry is None or entry.light is None:
             continue
         die = entry.light.usage_die or 4
-        if entry.light.fuel:  # the lantern: burns its oil
+        if item.usage is not None and not entry.light.fuel:  # a stub: it burns on
+            die = item.usage
+            member.adv.inventory.remove(item)
+        elif entry.light.fuel:  # the lantern: burns its oil
             if "lantern:dry" in item.notes:
                 fuel = next((i for i in member.adv.inventory.items if i.name == entry.light.fuel), None)
                 if fuel is None:
@@ -189,13 +194,37 @@ def light_source(gm: GM, member: Member) -> str | None:
     return None
 
 
+#: Why a light goes out without ruining a torch or candle: what is left of it goes back to the pack (R186).
+KEEPS_STUB = ("back in daylight", "a sudden wind", "snuffed out")
+
+
 def snuff(gm: GM, member: Member, reason: str) -> None:
+    """Put out ``member``'s light.  A torch or candle put out by a wind, by daylight or on purpose is kept with
+    the usage die it had left (R186); one that burnt out, drowned or was lost is gone."""
+    exp = gm.c.expedition
+    die = exp.light_burns.get(member.id) if exp is not None else None
     if member.lit:
         what = light_noun(member.lit, article=False)
         gm.emit("light_out", f"{member.name}'s {what} goes out ({reason}).", who=member.id)
+        entry = _light_entry(gm, member.lit)
+        if reason in KEEPS_STUB and die and entry is not None and entry.light is not None and not entry.light.fuel:
+            _keep_stub(gm, member, str(entry.name), die)
     member.lit = None
-    if gm.c.expedition is not None:
-        gm.c.expedition.light_burns.pop(member.id, None)
+    if exp is not None:
+        exp.light_burns.pop(member.id, None)
+
+
+def _keep_stub(gm: GM, member: Member, name: str, die: int) -> None:
+    """What is left of a lit torch or candle goes back to the pack, with its usage die."""
+    rarity = next((str(i.rarity) for i in gm.content.items.items if i.name == name), "common")
+    try:
+        member.adv.inventory.add(Carried(name, "", count=1, usage=die, rarity=rarity, notes="partly burnt"))
+    except RuleError:
+        gm.emit("item_lost", f"No room to keep the {light_noun(name, article=False)}: it is dropped.",
+                who=member.id, item=name)  # fmt: skip
+        return
+    gm.emit("stub", f"{member.name} keeps the {light_noun(name, article=False)} (Ud{die} left).", who=member.id,
+            item=name, usage=die)  # fmt: skip
 
 
 def _burn(gm: GM) -> None:
@@ -773,6 +802,12 @@ def actions(gm: GM) -> list[Action]:
     for m in gm.active():
         if not m.lit and any(_light_entry(gm, i.name) for i in m.adv.inventory.items):
             out.append(Action(f"light:{m.id}", "light", f"{m.name} lights a light", Cost(), who=m.id))
+        die = exp.light_burns.get(m.id)
+        if m.lit and die:  # a torch, candle or lantern (a magic light has no die: it cannot be saved)
+            what = light_noun(m.lit, article=False)
+            out.append(Action(f"snuff:{m.id}", "snuff", f"{m.name} snuffs out the {what} (kept, Ud{die} left)",
+                              Cost(), who=m.id, rule="Take a free action: snuffing out torches or other equally "
+                              "simple action."))  # fmt: skip
     if room.entrance and exp.depth == 1:
         out.append(
             Action(
@@ -931,6 +966,8 @@ def apply(gm: GM, action: Action) -> None:
             end_turn(gm, turns, kind)
     elif kind == "light":
         light_source(gm, gm.c.member(action.who or ""))
+    elif kind == "snuff":
+        snuff(gm, gm.c.member(action.who or ""), "snuffed out")
     elif kind == "use_item":
         from rules.gm.exploration_use import use_item
 

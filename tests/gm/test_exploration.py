@@ -215,3 +215,40 @@ def test_doom_woken_by_leaving_plays_out_behind_the_party() -> None:
     assert gm.c.stats.combats == combats and gm.c.combat is None
     assert gm.c.phase is Phase.INTERLUDE and gm.c.expedition is None
     assert any("Bugbear" in e.text and "no one" in e.text for e in events)  # type: ignore[attr-defined]
+
+
+def test_a_torch_snuffed_on_purpose_is_kept_and_burns_on_from_its_die() -> None:
+    """R186: "snuffing out torches" is a free action; what is left of the torch goes back to the pack."""
+    gm = game(corridor())
+    enter(gm)
+    m = gm.c.party[0]
+    assert gm.c.expedition is not None
+    gm.c.expedition.light_burns[m.id] = 3  # it has burnt a while
+    turns = gm.c.expedition.turns
+    action = next(a for a in gm.legal_actions() if a.id == f"snuff:{m.id}")
+    assert action.available and action.cost.turns == 0 and "Ud3" in action.label
+    gm.apply(action.id)
+    assert m.lit is None and gm.c.expedition.turns == turns
+    stub = next(i for i in m.adv.inventory.items if i.name == "Torches" and i.usage == 3)
+    assert stub.count == 1
+    pack = next(i for i in m.adv.inventory.items if i.name == "Torches" and i.usage is None)
+    assert pack.count == 1  # the fresh one is untouched
+    gm.apply(f"light:{m.id}")  # the stub is lit first, from its own die
+    assert m.lit == "Torches" and gm.c.expedition.light_burns[m.id] == 3
+    assert stub not in m.adv.inventory.items and pack.count == 1
+
+
+def test_leaving_keeps_the_lit_torch_but_a_burnt_out_one_is_gone() -> None:
+    gm = game(corridor())
+    enter(gm)
+    m = gm.c.party[0]
+    assert gm.c.expedition is not None
+    gm.c.expedition.light_burns[m.id] = 2
+    gm.apply("exit")
+    torches = sorted((i.count, i.usage or 0) for i in m.adv.inventory.items if i.name == "Torches")
+    assert torches == [(1, 0), (1, 2)]  # the pack's other torch, and the stub of the lit one
+    gm2 = game(corridor())
+    enter(gm2)
+    m2 = gm2.c.party[0]
+    exploration.snuff(gm2, m2, "burnt out")
+    assert [i.count for i in m2.adv.inventory.items if i.name == "Torches"] == [1]  # only the unlit one

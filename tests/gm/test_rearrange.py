@@ -16,7 +16,7 @@ def explorer() -> GM:
     gm = game(corridor(4), party=1)
     m = gm.c.party[0]
     inv = Inventory.body()
-    inv.add_container("Bag", 4)
+    inv.add_container("Bag", 5)  # room for a torch kept after the expedition
     inv.add(Carried("Battle axe", "", equipped=True), "Left hand")
     inv.add(Carried("(Battle axe)", "", notes="two-handed grip"), "Right hand")
     inv.add(Carried("Padded armor", "", equipped=True), TORSO)
