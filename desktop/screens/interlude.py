@@ -743,6 +743,14 @@ class InterludeView(QWidget):
 
     def _refresh_shop(self, acts: list[Action], step: str) -> None:
         self._shop_scroll = self.shop_table.verticalScrollBar().value()
+        self.shop_table.setUpdatesEnabled(False)  # one layout and paint for the whole table, not one per cell
+        try:
+            self._fill_shop(acts, step)
+        finally:
+            self.shop_table.setUpdatesEnabled(True)
+        self.shop_table.verticalScrollBar().setValue(self._shop_scroll)
+
+    def _fill_shop(self, acts: list[Action], step: str) -> None:
         _clear(self.shop_people)
         _clear(self.shop_bar)
         st = self.session.campaign.interlude
@@ -760,16 +768,17 @@ class InterludeView(QWidget):
         else:
             self._shop_catalogue(acts, step)
         self._filter_shop()
-        self.shop_table.verticalScrollBar().setValue(self._shop_scroll)
 
     def _setup_table(self, headers: list[str], stretch: int = 0, buttons: int = 0) -> None:
         """Columns sized to their contents, ``stretch`` taking the rest, the last ``buttons`` columns fixed."""
         t = self.shop_table
-        t.clear()
+        t.clearContents()
         for col in range(t.columnCount()):
             t.setColumnHidden(col, False)
-        t.setColumnCount(len(headers))
-        t.setHorizontalHeaderLabels(headers)
+        if headers != getattr(self, "_shop_headers", None):  # ~7 ms each time: only when they change
+            t.setColumnCount(len(headers))
+            t.setHorizontalHeaderLabels(headers)
+            self._shop_headers = headers
         hh = t.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         hh.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
