@@ -134,6 +134,12 @@ class Inventory:
         raise RuleError(f"no room for {item.name}: every container and hand is full")
 
     def remove(self, item: Carried) -> None:
+        """Take out this very item: two alike (a pair of short swords) are told apart by identity, not by
+        equal fields (an item equal to another only by value is removed only when the very one is not here)."""
+        for k, held in enumerate(self.items):
+            if held is item:
+                del self.items[k]
+                return
         self.items.remove(item)
 
     def find(self, name: str) -> Carried | None:

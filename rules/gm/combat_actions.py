@@ -738,7 +738,7 @@ def take_in_hand(gm: GM, who: Member, name: str) -> None:
         hands = [h for h in HANDS if holds_same(h)] or [h for h in HANDS if not any(i.place == h for i in inv.items)]
         hands = hands[:1] or [HANDS[0]]
     for h in hands:
-        for old in [i for i in inv.items if i.place == h]:
+        for old in [i for i in inv.items if i.place == h and i is not item]:  # the spare may sit in that hand
             if old.name.startswith("("):
                 inv.remove(old)
                 continue

@@ -87,3 +87,22 @@ def test_rearranging_in_town_keeps_the_day_where_it_was() -> None:
     gm.apply(f"stow:{m.id}:{ration}:Right hand")
     assert next(i for i in inv.items if i.name == "Ration").place == "Right hand"
     assert gm.c.interlude.step == step
+
+
+def test_a_spare_weapon_sharing_a_hand_with_its_twin_is_taken_in_hand_without_losing_either() -> None:
+    """Found by random play (seed 227): a pair of alike weapons wielded, a third alike one stowed in a hand.
+    Taking it in hand removed its wielded twin by equal fields and then failed to find the spare."""
+    gm = game(corridor(4), party=1)
+    m = gm.c.party[0]
+    inv = Inventory.body()
+    inv.add_container("Bag", 4)
+    inv.add(Carried("Short sword", "", equipped=True), "Left hand")
+    inv.add(Carried("Short sword", "", equipped=True), "Right hand")
+    spare = inv.add(Carried("Short sword", ""), "Left hand")
+    m.adv.inventory = inv
+    exploration.enter(gm, "test-site")
+    gm.apply(f"equip:{m.id}:Short sword")
+    swords = [i for i in inv.items if i.name == "Short sword"]
+    assert len(swords) == 3 and len({id(i) for i in inv.items}) == len(inv.items)  # none lost, none doubled
+    assert spare.equipped and spare.place in HANDS
+    assert sum(1 for i in swords if i.equipped and i.place in HANDS) == 2
