@@ -85,13 +85,24 @@ class DiceFeed(QWidget):
         self.rows = rows
         self._lines: list[tuple[str, list[int], str, str]] = []  # text, dice, tone, kind
         self._hidden = 0
+        self._pinned = 0  # 1: the first line is the step's first roll, kept above the lines left out
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setFixedHeight(self.ROW * rows + 10)
 
     def set_events(self, events: Sequence[Event]) -> None:
+        """The step's lines; when they do not all fit, the first roll (the player's own action, before the
+        enemies answer it) stays on top, then how many lines are left out, then the newest."""
         shown = [e for e in events if not e.data.get("hidden") and e.text]
-        self._hidden = max(0, len(shown) - self.rows)
-        keep = shown[-self.rows + (1 if self._hidden else 0) :] if self._hidden else shown
+        self._pinned = 0
+        if len(shown) <= self.rows:
+            keep = shown
+            self._hidden = 0
+        else:
+            first = next((e for e in shown[: -(self.rows - 2)] if e.kind == "test"), None)
+            tail = shown[-(self.rows - (2 if first is not None else 1)) :]
+            keep = ([first] if first is not None else []) + tail
+            self._pinned = 1 if first is not None else 0
+            self._hidden = len(shown) - len(keep)
         self._lines = [(e.text, *event_dice(e), e.kind) for e in keep]
         self.update()
 
@@ -108,17 +119,18 @@ class DiceFeed(QWidget):
         p.setPen(QPen(QColor(COLORS["border"]), 1))
         p.drawRect(self.rect().adjusted(0, 0, -1, -1))
         y = 5
-        if self._hidden:
-            p.setFont(ui_font(8.5))
-            p.setPen(QColor(COLORS["muted"]))
-            p.drawText(QRectF(10, y, self.width() - 20, self.ROW), Qt.AlignmentFlag.AlignVCenter,
-                       f"… {self._hidden} earlier line{'s' if self._hidden > 1 else ''} in the log")  # fmt: skip
-            y += self.ROW
         if not self._lines and not self._hidden:
             p.setFont(serif_font(10, italic=True))
             p.setPen(QColor(COLORS["muted"]))
             p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Steel is drawn. Choose your first move.")
-        for text, dice, tone, kind in self._lines:
+        for n, (text, dice, tone, kind) in enumerate(self._lines):
+            if self._hidden and n == self._pinned:  # the lines left out, between the roll and the newest
+                p.setFont(ui_font(8.5))
+                p.setPen(QColor(COLORS["muted"]))
+                more = "more" if self._pinned else "earlier"
+                p.drawText(QRectF(10, y, self.width() - 20, self.ROW), Qt.AlignmentFlag.AlignVCenter,
+                           f"… {self._hidden} {more} line{'s' if self._hidden > 1 else ''} in the log")  # fmt: skip
+                y += self.ROW
             x = 10.0
             size = self.ROW - 6.0
             for face in dice[:8]:
@@ -388,7 +400,7 @@ class CombatView(QWidget):
         self.hint.setProperty("role", "muted")
         self.hint.setWordWrap(True)
         left.addWidget(self.hint)
-        self.feed = DiceFeed(3, self)
+        self.feed = DiceFeed(4, self)
         left.addWidget(self.feed)
         root.addLayout(left, 1)
 

@@ -104,8 +104,8 @@ def test_clicking_an_enemy_attacks_it(qtbot, view) -> None:  # type: ignore[no-u
     log = h.session.log()
     assert any(e["kind"] in ("hit_foe", "miss") and e["data"].get("foe") == foe_id for e in log)
     shown = [e.text for e in h.events if not e.data.get("hidden") and e.text]
-    assert any("attacking" in line for line in shown)  # the attack's roll is told …
-    assert v.feed.lines() and v.feed.lines()[-1] == shown[-1]  # … and the feed ends with the step's last line
+    assert v.feed.lines() and v.feed.lines()[-1] == shown[-1]  # the feed ends with the step's last line …
+    assert "attacking" in v.feed.lines()[0]  # … and starts with the attack's roll, even when enemies answered
 
 
 def test_a_click_on_an_enemy_out_of_reach_does_nothing(qtbot, view) -> None:  # type: ignore[no-untyped-def]
@@ -245,3 +245,19 @@ def test_right_click_menu_lists_every_action_on_the_enemy(qtbot, view, monkeypat
     _click(qtbot, v.grid, h.session.campaign.combat.foe(foe_id).tile, Qt.MouseButton.RightButton)
     assert seen and len(seen[0]) == expected
     assert h.chosen and h.chosen[-1].target == foe_id
+
+
+def test_the_feed_keeps_the_players_roll_above_the_enemies_answer(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from desktop.screens.combat import DiceFeed
+
+    feed = DiceFeed(4)
+    qtbot.addWidget(feed)
+    roll = Event("test", "Ysa tests DEX (attacking Plagued Rat (e1)): success", {"dice": [5, 2], "outcome": "success"})
+    answer = [Event("foe_action", f"Plagued Rat (e{i}) uses Small bite.", {}) for i in range(1, 7)]
+    feed.set_events([roll, Event("hit_foe", "Ysa hits Plagued Rat (e1).", {}), *answer])
+    assert feed.lines() == [roll.text, answer[-2].text, answer[-1].text]
+    assert feed._hidden == 5  # shown as "… 5 more lines in the log" between them
+    feed.set_events(answer)  # no roll of the player's in the step: the newest three
+    assert feed.lines() == [e.text for e in answer[-3:]] and feed._hidden == 3
+    feed.set_events(answer[:3])  # everything fits
+    assert feed.lines() == [e.text for e in answer[:3]] and feed._hidden == 0
