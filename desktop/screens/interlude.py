@@ -728,6 +728,9 @@ class InterludeView(QWidget):
         self.shop_people = QHBoxLayout()
         lay.addLayout(self.shop_people)
         self.shop_table = QTableWidget()
+        self._shop_key: tuple[Any, ...] | None = None  # the buying list shown: (member, wares, extra buttons)
+        self._row_actions: dict[tuple[int, int], Action] = {}  # (row, column) -> the action its button plays
+        self._shop_modes: list[QHeaderView.ResizeMode] = []  # how each column is sized, once filled
         self.shop_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.shop_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.shop_table.setAlternatingRowColors(True)
@@ -743,11 +746,17 @@ class InterludeView(QWidget):
 
     def _refresh_shop(self, acts: list[Action], step: str) -> None:
         self._shop_scroll = self.shop_table.verticalScrollBar().value()
-        self.shop_table.setUpdatesEnabled(False)  # one layout and paint for the whole table, not one per cell
+        t = self.shop_table
+        t.setUpdatesEnabled(False)  # one layout and paint for the whole table, not one per cell
+        hh = t.horizontalHeader()
+        for c in range(t.columnCount()):  # sized to contents once, at the end, not after every cell (~2 ms each)
+            hh.setSectionResizeMode(c, QHeaderView.ResizeMode.Fixed)
         try:
             self._fill_shop(acts, step)
         finally:
-            self.shop_table.setUpdatesEnabled(True)
+            for c, mode in enumerate(self._shop_modes[: t.columnCount()]):
+                hh.setSectionResizeMode(c, mode)
+            t.setUpdatesEnabled(True)
         self.shop_table.verticalScrollBar().setValue(self._shop_scroll)
 
     def _fill_shop(self, acts: list[Action], step: str) -> None:
@@ -772,6 +781,8 @@ class InterludeView(QWidget):
     def _setup_table(self, headers: list[str], stretch: int = 0, buttons: int = 0) -> None:
         """Columns sized to their contents, ``stretch`` taking the rest, the last ``buttons`` columns fixed."""
         t = self.shop_table
+        self._shop_key = None  # the next buying list is built anew
+        self._row_actions = {}
         t.clearContents()
         for col in range(t.columnCount()):
             t.setColumnHidden(col, False)
@@ -779,14 +790,37 @@ class InterludeView(QWidget):
             t.setColumnCount(len(headers))
             t.setHorizontalHeaderLabels(headers)
             self._shop_headers = headers
-        hh = t.horizontalHeader()
-        hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        hh.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+        # the columns' sizing, applied once the table is filled (_refresh_shop)
+        modes = [QHeaderView.ResizeMode.ResizeToContents] * len(headers)
+        modes[stretch] = QHeaderView.ResizeMode.Stretch
         for col in range(len(headers) - buttons, len(headers)):
-            hh.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
+            modes[col] = QHeaderView.ResizeMode.Fixed
             t.setColumnWidth(col, 96)
+        self._shop_modes = modes
         t.verticalHeader().setDefaultSectionSize(34)
         t.setRowCount(0)
+
+    def _row_button(self, row: int, col: int, action: Action, text: str, *, reuse: bool) -> None:
+        """The button of a shop row: the one already in the cell when the rows are the same (rebuilding 85 cell
+        widgets was most of a buy's ~100 ms), else a new one; a click plays the row's current action."""
+        holder = self.shop_table.cellWidget(row, col) if reuse else None
+        b = holder.findChild(QPushButton) if holder is not None else None
+        if b is None:
+            b = QPushButton(text)
+            b.setCursor(Qt.CursorShape.PointingHandCursor)
+            b.clicked.connect(lambda _=False, at=(row, col): self._emit_row(at))
+            self._cell_button(row, col, b)
+        b.setText(text)
+        b.setEnabled(action.available)
+        b.setToolTip(action_tip(action))
+        b.setObjectName(f"action:{action.id}")
+        self._row_actions[(row, col)] = action
+        self.buttons[action.id] = b
+
+    def _emit_row(self, at: tuple[int, int]) -> None:
+        action = self._row_actions.get(at)
+        if action is not None:
+            self._emit(action)
 
     def _cell_button(self, row: int, col: int, button: QAbstractButton) -> None:
         holder = QWidget()
@@ -842,10 +876,16 @@ class InterludeView(QWidget):
             self.shop_title.setText(f"{m.name} shops")
             self.shop_sub.setText(f"{m.adv.character.silver} silver · carrying {inv.carried_slots} of {cap} slots. "
                                   "Prices hold until the next interlude.")  # fmt: skip
-        self._setup_table(["Item", "Kind", "Rarity", "In stock", "Price", "Note", "", ""], stretch=5, buttons=2)
-        stock = self.session.campaign.interlude.stock if self.session.campaign.interlude else {}
+        names = tuple(a.target or "" for a in buys)
+        more_cols = tuple(("haggle", n) in extra or ("restock", n) in extra for n in names)
+        key = (m.id if m is not None else "", names, more_cols)
         t = self.shop_table
-        t.setRowCount(len(buys))
+        same = key == self._shop_key and t.rowCount() == len(buys)  # a buy: the same rows, updated in place
+        if not same:
+            self._setup_table(["Item", "Kind", "Rarity", "In stock", "Price", "Note", "", ""], stretch=5, buttons=2)
+            t.setRowCount(len(buys))
+        self._shop_key = key
+        stock = self.session.campaign.interlude.stock if self.session.campaign.interlude else {}
         for r, a in enumerate(buys):
             name = a.target or ""
             ware = wares.get(name)
@@ -862,10 +902,10 @@ class InterludeView(QWidget):
                 self._cell(r, 5, _short(text, 80), "muted", tip=f"<i>“{escape(text)}”</i>" if text else "")
             else:
                 self._cell(r, 5, a.reason or "", "danger" if here else "muted")
-            self._cell_button(r, 6, self._button(a, "Buy"))
+            self._row_button(r, 6, a, "Buy", reuse=same)
             more = extra.get(("haggle", name)) or extra.get(("restock", name))
             if more is not None:
-                self._cell_button(r, 7, self._button(more, "Haggle" if more.kind == "haggle" else "Ask around"))
+                self._row_button(r, 7, more, "Haggle" if more.kind == "haggle" else "Ask around", reuse=same)
         t.setColumnHidden(7, not extra)
         self.shop_note.setText("Only the one at the market buys; the others shop when their own action comes.")
 
