@@ -57,8 +57,7 @@ def play(args: tuple[int, int, int]) -> dict[str, Any]:
                 counts["set_out_weak"] += party_strength(gm) < LEAVE_BELOW
             elif e.kind == "exit":
                 counts["came_home"] += 1
-                exp_turns = int(e.text.rsplit(" after ", 1)[-1].split()[0]) if " after " in e.text else -1
-                counts["turned_back"] += exp_turns == 0
+                counts["turned_back"] += e.data.get("turns") == 0
                 weak = party_strength(gm) < LEAVE_BELOW
                 reasons["+".join(w for w, on in (("weak", weak), ("dark", not has_light(gm))) if on) or "done"] += 1
                 counts["loot_home"] += sum(i.value * i.count for m in gm.alive() for i in m.adv.inventory.items

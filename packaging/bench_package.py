@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_desktop import make_saves  # noqa: E402  (the same saves as the source launch's benchmark)
 
 
 def evict(paths: list[Path]) -> int:
@@ -66,17 +68,6 @@ def launch(cmd: list[str], env: dict[str, str]) -> tuple[float, dict[str, object
     if not line.startswith("{"):
         raise SystemExit(f"{cmd[0]} never reached its start screen (rc {proc.returncode}):\n{err[-2000:]}")
     return elapsed, json.loads(line)
-
-
-def make_saves(folder: Path, k: int) -> None:
-    sys.path.insert(0, str(ROOT))
-    from desktop.session import Session
-
-    for i in range(k):
-        with Session.new(seed=100 + i, party_size=1 + i % 4, folder=folder) as s:
-            for _ in range(10):
-                if not s.autoplay():
-                    break
 
 
 def main() -> int:

@@ -204,15 +204,19 @@ class InterludeView(QWidget):
 
     def _button(self, action: Action, text: str | None = None, role: str = "") -> QPushButton:
         b = QPushButton(text if text is not None else action.label)
-        b.setEnabled(action.available)
-        b.setToolTip(action_tip(action))
-        b.setObjectName(f"action:{action.id}")
         if role:
             b.setProperty("role", role)
         b.setCursor(Qt.CursorShape.PointingHandCursor)
         b.clicked.connect(lambda _=False, a=action: self._emit(a))
-        self.buttons[action.id] = b
+        self._bind(b, action)
         return b
+
+    def _bind(self, b: QPushButton, action: Action) -> None:
+        """Show ``action`` on button ``b``: enabled or not, its tooltip, its name for the tests."""
+        b.setEnabled(action.available)
+        b.setToolTip(action_tip(action))
+        b.setObjectName(f"action:{action.id}")
+        self.buttons[action.id] = b
 
     def _shortcuts(self) -> None:
         for i in range(len(TABS)):
@@ -811,11 +815,8 @@ class InterludeView(QWidget):
             b.clicked.connect(lambda _=False, at=(row, col): self._emit_row(at))
             self._cell_button(row, col, b)
         b.setText(text)
-        b.setEnabled(action.available)
-        b.setToolTip(action_tip(action))
-        b.setObjectName(f"action:{action.id}")
+        self._bind(b, action)
         self._row_actions[(row, col)] = action
-        self.buttons[action.id] = b
 
     def _emit_row(self, at: tuple[int, int]) -> None:
         action = self._row_actions.get(at)

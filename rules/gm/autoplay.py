@@ -23,6 +23,7 @@ from rules.gm.state import Phase
 from rules.inventory import HANDS
 
 if TYPE_CHECKING:
+    from rules.gm.combat_policy import Forecast
     from rules.gm.engine import GM
 
 MAX_TURNS = 90  # an expedition longer than this heads home
@@ -210,28 +211,33 @@ SURPRISE_WOUNDS_PER_ADVENTURER = 0.5
 FIGHT_ROUNDS = 1
 
 
-def worth_fighting(gm: GM) -> bool:
-    """Attack unaware enemies only when the forecast (every adventurer fast, the enemies lose their first
-    turn) has them all dead within :data:`FIGHT_ROUNDS` rounds with no one down."""
+def _room_forecast(gm: GM) -> tuple[Forecast, bool] | None:
+    """How a fight with every group in the room would go if the party started it, and whether they are all
+    unaware (a surprise); None with no one to fight."""
     from rules.gm.combat_policy import forecast_groups
     from rules.gm.exploration import live_monsters
 
-    groups = [(g.monster, g.count) for g in live_monsters(gm)]
-    if not FIGHT_ROUNDS or not groups or not gm.active() or any(g.aware for g in live_monsters(gm)):
+    live = live_monsters(gm)
+    if not live or not gm.active():
+        return None
+    surprise = not any(g.aware for g in live)
+    return forecast_groups(gm, [(g.monster, g.count) for g in live], surprise=surprise), surprise
+
+
+def worth_fighting(gm: GM) -> bool:
+    """Attack unaware enemies only when the forecast (every adventurer fast, the enemies lose their first
+    turn) has them all dead within :data:`FIGHT_ROUNDS` rounds with no one down."""
+    room = _room_forecast(gm) if FIGHT_ROUNDS else None
+    if room is None or not room[1]:
         return False  # wary groups that have seen the party: no surprise, and they let it pass
-    f = forecast_groups(gm, groups, surprise=True)
+    f = room[0]
     return f.win and f.rounds <= FIGHT_ROUNDS and f.downs == 0
 
 
 def _room_win(gm: GM) -> bool:
     """The forecast wins a fight with every group in the room."""
-    from rules.gm.combat_policy import forecast_groups
-    from rules.gm.exploration import live_monsters
-
-    groups = [(g.monster, g.count) for g in live_monsters(gm)]
-    if not groups or not gm.active():
-        return False
-    return forecast_groups(gm, groups, surprise=not any(g.aware for g in live_monsters(gm))).win
+    room = _room_forecast(gm)
+    return room is not None and room[0].win
 
 
 def explore(gm: GM, actions: list[Action]) -> Action:

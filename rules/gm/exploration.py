@@ -31,6 +31,7 @@ from rules.dice import DiceExpr, roll_usage
 from rules.gm import encounters
 from rules.gm.events import Action, Cost
 from rules.gm.gear import stabilisers
+from rules.gm.rearrange import free_action
 from rules.gm.site import SiteDoomStep, SiteLink, SiteRoom
 from rules.gm.state import DoorState, ExpeditionState, GroupState, Member, Phase, RoomState, TrapState
 from rules.injury import stabilise
@@ -194,20 +195,17 @@ def light_source(gm: GM, member: Member) -> str | None:
     return None
 
 
-#: Why a light goes out without ruining a torch or candle: what is left of it goes back to the pack (R186).
-KEEPS_STUB = ("back in daylight", "a sudden wind", "snuffed out")
-
-
-def snuff(gm: GM, member: Member, reason: str) -> None:
-    """Put out ``member``'s light.  A torch or candle put out by a wind, by daylight or on purpose is kept with
-    the usage die it had left (R186); one that burnt out, drowned or was lost is gone."""
+def snuff(gm: GM, member: Member, reason: str, *, keep: bool = False) -> None:
+    """Put out ``member``'s light.  ``keep``: put out whole (by a wind, by daylight, on purpose), a torch or
+    candle goes back to the pack with the usage die it had left (R186); else (burnt out, drowned, lost) it is
+    gone."""
     exp = gm.c.expedition
     die = exp.light_burns.get(member.id) if exp is not None else None
     if member.lit:
         what = light_noun(member.lit, article=False)
         gm.emit("light_out", f"{member.name}'s {what} goes out ({reason}).", who=member.id)
         entry = _light_entry(gm, member.lit)
-        if reason in KEEPS_STUB and die and entry is not None and entry.light is not None and not entry.light.fuel:
+        if keep and die and entry is not None and entry.light is not None and not entry.light.fuel:
             _keep_stub(gm, member, str(entry.name), die)
     member.lit = None
     if exp is not None:
@@ -325,7 +323,7 @@ def fire_doom(gm: GM, step: SiteDoomStep) -> None:
             _enemies_arrive(gm, groups, f"doom: {step.group or kind.replace('_', ' ')}")
     elif kind == "lights_snuffed":
         for m in gm.alive():
-            snuff(gm, m, "a sudden wind")
+            snuff(gm, m, "a sudden wind", keep=True)
     elif kind == "ceiling_collapse" and step.attack:
         attack = parse_attack(step.attack)
         for m in list(gm.alive()):
@@ -552,9 +550,9 @@ def leave(gm: GM) -> None:
     if gm.c.phase is Phase.OVER:
         return
     for m in gm.alive():
-        snuff(gm, m, "back in daylight")
+        snuff(gm, m, "back in daylight", keep=True)
         gm.cure(m, "hopeless", "escaping alive from the dungeon")
-    gm.emit("exit", f"The party leaves {gm.site(exp.location).title} after {exp.turns} turns.")
+    gm.emit("exit", f"The party leaves {gm.site(exp.location).title} after {exp.turns} turns.", turns=exp.turns)
     gm.c.expedition = None
     interlude.start(gm, returning=True)
 
@@ -804,10 +802,10 @@ def actions(gm: GM) -> list[Action]:
             out.append(Action(f"light:{m.id}", "light", f"{m.name} lights a light", Cost(), who=m.id))
         die = exp.light_burns.get(m.id)
         if m.lit and die:  # a torch, candle or lantern (a magic light has no die: it cannot be saved)
+            free, rule = free_action(gm)
             what = light_noun(m.lit, article=False)
             out.append(Action(f"snuff:{m.id}", "snuff", f"{m.name} snuffs out the {what} (kept, Ud{die} left)",
-                              Cost(), who=m.id, rule="Take a free action: snuffing out torches or other equally "
-                              "simple action."))  # fmt: skip
+                              free, who=m.id, rule=rule))  # fmt: skip
     if room.entrance and exp.depth == 1:
         out.append(
             Action(
@@ -967,7 +965,7 @@ def apply(gm: GM, action: Action) -> None:
     elif kind == "light":
         light_source(gm, gm.c.member(action.who or ""))
     elif kind == "snuff":
-        snuff(gm, gm.c.member(action.who or ""), "snuffed out")
+        snuff(gm, gm.c.member(action.who or ""), "snuffed out", keep=True)
     elif kind == "use_item":
         from rules.gm.exploration_use import use_item
 

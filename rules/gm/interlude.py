@@ -948,9 +948,8 @@ def apply(gm: GM, action: Action) -> None:
     elif kind == "water":
         m = gm.c.member(action.who or "")
         flask = _flask(m)
-        if flask is None:
+        if flask is None or _give(gm, m, WATER) == 0:  # a liquid goes into a canteen or skin first
             raise RuleError(f"{m.name} has no canteen with room for water")
-        m.adv.inventory.add(Carried(WATER, "", liquid=True, rarity="free"), flask)
         gm.emit("water", f"{m.name} fills the {flask.lower()} with water.", who=m.id, place=flask)
     elif kind == "expedition":
         go_on_expedition(gm, action.target or "")
@@ -1478,13 +1477,22 @@ def _suggest_pool(gm: GM, by_id: dict[str, Action]) -> Action | None:
         return None
     # whoever already goes to the market gets the purse (never take it from them); else the richest still free
     shopper = max(free, key=lambda m: (m.adv.character.silver, m.id))
-    needs = _needs(gm)
     prices = settlement(gm).prices
-    # what the essentials cost (a price not rolled yet: the dearest a common good can be)
-    cost = sum(prices.get(name, 6) * n for name, n in needs.items() if name == "Torches" or name in _ration_names(gm))
+    essentials = ("Torches", *_ration_names(gm))
+    # what the essentials cost (a price not rolled yet: the dearest its rarity can be)
+    cost = sum(prices.get(name, _dearest(gm, name)) * n for name, n in _needs(gm).items() if name in essentials)
     if shopper.adv.character.silver - _reserve(gm) - 1 >= cost:
         return None  # the shopper can pay alone
     return by_id.get(f"pool:{shopper.id}")
+
+
+def _dearest(gm: GM, name: str) -> int:
+    """The highest price the rarity of ware ``name`` can roll (items.toml's rarity price dice)."""
+    ware = _ware(gm, name)
+    entry = next((r for r in gm.content.items.rarities if ware is not None and r.name == ware.rarity), None)
+    if entry is None:
+        return 0
+    return DiceExpr.parse(entry.price).maximum if isinstance(entry.price, str) else int(entry.price)
 
 
 def _suggest_insight(avail: list[Action]) -> Action | None:

@@ -28,11 +28,6 @@ RULE = ("Silver changes hands freely between adventurers in a settlement: a free
         "(R183).")  # fmt: skip
 
 
-def _holders(gm: GM) -> list[Member]:
-    """The adventurers who can hand silver over or take it: the living (the collapsed too: a purse is a purse)."""
-    return list(gm.alive())
-
-
 def shares(total: int, members: list[Member]) -> dict[str, int]:
     """An even split of ``total`` silver: the odd coins go, one each, to those who held the most."""
     base, extra = divmod(total, len(members))
@@ -41,7 +36,7 @@ def shares(total: int, members: list[Member]) -> dict[str, int]:
 
 
 def actions(gm: GM) -> list[Action]:
-    party = _holders(gm)
+    party = gm.alive()  # the collapsed too: a purse is a purse
     if len(party) < 2:
         return []
     total = sum(max(0, m.adv.character.silver) for m in party)
@@ -61,7 +56,7 @@ def actions(gm: GM) -> list[Action]:
 
 
 def apply(gm: GM, action: Action) -> None:
-    party = _holders(gm)
+    party = gm.alive()  # the collapsed too: a purse is a purse
     if len(party) < 2:
         raise RuleError("there is no one to share silver with")
     total = sum(max(0, m.adv.character.silver) for m in party)

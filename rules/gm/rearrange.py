@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 KINDS = ("equip", "stow")
 
 
-def _free_action(gm: GM) -> tuple[Cost, str]:
+def free_action(gm: GM) -> tuple[Cost, str]:
     """The cost and the words of "Take a free action" from the exploration actions table (tables.toml)."""
     row = next(a for a in gm.content.tables.exploration_actions if a.rule == "free_action")
     return Cost(turns=row.turns), f"{row.name}: {row.text}"
@@ -51,7 +51,7 @@ def actions(gm: GM) -> list[Action]:
     from rules.gm.combat_gear import spare_weapons
 
     out: list[Action] = []
-    cost, rule = _free_action(gm)
+    cost, rule = free_action(gm)
     for m in gm.active():
         inv = m.adv.inventory
         name = m.name

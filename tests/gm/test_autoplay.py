@@ -162,7 +162,8 @@ def test_with_tokens_the_defender_rolls_even_with_no_die_left() -> None:
     assert [e for e in events if e.kind == "test" and "defending" in e.data["reason"]]
 
 
-def test_fleeing_a_fight_further_in_falls_back_to_the_room_it_came_from() -> None:
+def _dead_in_room_two() -> GM:
+    """Two plain adventurers at the way into a corridor whose room 2 holds four Freshly Risen Corpses."""
     site = corridor(
         3, r2={"monsters": (SiteMonsters("Freshly Risen Corpse", 4, ((11, 0), (11, 2), (12, 1), (12, 0))),)}
     )
@@ -170,12 +171,22 @@ def test_fleeing_a_fight_further_in_falls_back_to_the_room_it_came_from() -> Non
     for m in gm.c.party:
         plain(m)
     exploration.enter(gm, "test-site")
-    gm.apply("move:2")
-    assert gm.c.phase is Phase.COMBAT
+    return gm
+
+
+def _fight_out(gm: GM) -> None:
+    """The combat policy plays the fight in progress (at most 30 actions)."""
     for _ in range(30):
         if gm.c.phase is not Phase.COMBAT:
             break
         gm.apply(combat.suggest(gm, [a for a in gm.legal_actions() if a.available]))
+
+
+def test_fleeing_a_fight_further_in_falls_back_to_the_room_it_came_from() -> None:
+    gm = _dead_in_room_two()
+    gm.apply("move:2")
+    assert gm.c.phase is Phase.COMBAT
+    _fight_out(gm)
     assert gm.c.phase is Phase.EXPLORATION
     assert gm.c.expedition is not None and gm.c.expedition.room == 1
 
@@ -204,19 +215,10 @@ def test_with_nothing_to_strike_with_next_to_an_enemy_it_gets_out_instead_of_wai
 
 
 def test_a_dungeon_whose_only_way_on_is_held_by_the_mindless_is_barred_for_the_next_job() -> None:
-    site = corridor(
-        3, r2={"monsters": (SiteMonsters("Freshly Risen Corpse", 4, ((11, 0), (11, 2), (12, 1), (12, 0))),)}
-    )
-    gm = game(site, seed=4, party=2)
-    for m in gm.c.party:
-        plain(m)
-    exploration.enter(gm, "test-site")
+    gm = _dead_in_room_two()
     assert not barred(gm, "test-site")  # room 2 is unexplored and no one is known to wait there
     gm.apply("move:2")
-    for _ in range(30):
-        if gm.c.phase is not Phase.COMBAT:
-            break
-        gm.apply(combat.suggest(gm, [a for a in gm.legal_actions() if a.available]))
+    _fight_out(gm)
     assert gm.c.expedition is not None and gm.c.expedition.room == 1  # fled back: the dead hold room 2
     assert barred(gm, "test-site")  # room 3 lies beyond them, and the dead never change their mind (R171)
 
