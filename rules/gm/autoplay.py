@@ -23,7 +23,6 @@ from rules.gm.state import Phase
 from rules.inventory import HANDS
 
 if TYPE_CHECKING:
-    from rules.gm.combat_policy import Forecast
     from rules.gm.engine import GM
 
 MAX_TURNS = 90  # an expedition longer than this heads home
@@ -204,40 +203,26 @@ def _openable_from(gm: GM, link: SiteLink, room_id: int) -> bool:
 SURPRISE_WOUNDS_PER_ADVENTURER = 0.5
 
 
-#: Attack unaware enemies only when the forecast says they all fall within this many rounds (in the first they
-#: lose their turn); 0: never.  Measured (400 seeds, first expeditions): the old bar (a clean-win forecast over
-#: any number of rounds) still killed, 0.29 deaths per such fight; with this one deaths 0.85 -> 0.83 and rooms
-#: entered 3.2 -> 3.5 (never attacking: 0.80 and 3.5, within the noise); the unaware let the party by (R172).
-FIGHT_ROUNDS = 1
-
-
-def _room_forecast(gm: GM) -> tuple[Forecast, bool] | None:
-    """How a fight with every group in the room would go if the party started it, and whether they are all
-    unaware (a surprise); None with no one to fight."""
-    from rules.gm.combat_policy import forecast_groups
-    from rules.gm.exploration import live_monsters
-
-    live = live_monsters(gm)
-    if not live or not gm.active():
-        return None
-    surprise = not any(g.aware for g in live)
-    return forecast_groups(gm, [(g.monster, g.count) for g in live], surprise=surprise), surprise
+#: Start a fight with a room's enemies (aware or not) when, played out in copies of the campaign
+#: (:mod:`rules.gm.lookahead`), it is won in at least this share of them ...
+FIGHT_WON = 0.8
+#: ... and someone dies in at most this share.
+FIGHT_DYING = 0.1
 
 
 def worth_fighting(gm: GM) -> bool:
-    """Attack unaware enemies only when the forecast (every adventurer fast, the enemies lose their first
-    turn) has them all dead within :data:`FIGHT_ROUNDS` rounds with no one down."""
-    room = _room_forecast(gm) if FIGHT_ROUNDS else None
-    if room is None or not room[1]:
-        return False  # wary groups that have seen the party: no surprise, and they let it pass
-    f = room[0]
-    return f.win and f.rounds <= FIGHT_ROUNDS and f.downs == 0
+    """The party would win a fight with everyone in the room, and would most likely all live through it.
 
+    Before, the autoplay read the expected-value forecast, attacked only the unaware it would kill within
+    the surprise round, and so passed by most fights it would have won (measured in the closing note of
+    this change: 22 of 109 room fights won in every copy with no one dead, 9 taken)."""
+    from rules.gm.exploration import live_monsters
+    from rules.gm.lookahead import play_out
 
-def _room_win(gm: GM) -> bool:
-    """The forecast wins a fight with every group in the room."""
-    room = _room_forecast(gm)
-    return room is not None and room[0].win
+    if not live_monsters(gm) or not gm.active():
+        return False
+    seen = play_out(gm, "fight", "fight")
+    return seen.won >= FIGHT_WON and seen.dying <= FIGHT_DYING
 
 
 def explore(gm: GM, actions: list[Action]) -> Action:
@@ -255,8 +240,8 @@ def explore(gm: GM, actions: list[Action]) -> Action:
         return ids["exit"]
     if leaving and "unseal" in ids:
         return ids["unseal"]
-    if "fight" in ids and (worth_fighting(gm) or (not any(a.kind == "move" for a in actions) and _room_win(gm))):
-        return ids["fight"]  # cornered: fight only a fight the forecast wins (else it attacks, then flees)
+    if "fight" in ids and worth_fighting(gm):
+        return ids["fight"]
     peace = make_peace(gm, actions)
     if peace is not None:
         return peace

@@ -158,6 +158,8 @@ class CombatState:
     idle_rounds: int = 0  # rounds in which no adventurer could act and no enemy did anything
     last_blood: int = 0  # the last round in which anyone was wounded, died or fled
     next_foe: int = 1
+    plan: str = ""  # the autoplay's course for this side's turn: "fight" or "leave" (rules.gm.lookahead)
+    plan_at: str = ""  # the round and side it was decided for
 
     def fighter(self, member_id: str) -> Fighter:
         for f in self.fighters:

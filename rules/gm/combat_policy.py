@@ -470,17 +470,16 @@ def forecast_groups(gm: GM, groups: list[tuple[str, int]], *, surprise: bool = F
     return simulate_fight(party, enemies, enemies_lose_turn=surprise)
 
 
-#: Flee unless the forecast is a win in which no one goes down and the party takes at most this many wounds
-#: per adventurer still fighting.
-FLEE_WOUNDS_PER_ADVENTURER = 1.0
-
-
 def should_flee(gm: GM, cs: CombatState) -> bool:
-    """Leave while the party still can: the fight is lost, cannot be won, or the forecast says it costs too much."""
+    """Leave while the party still can: the fight is lost or cannot be won, someone has already left, or
+    playing it out (:mod:`rules.gm.lookahead`) costs more lives than leaving now."""
+    from rules.gm import lookahead
+
     if losing(gm, cs) or not winnable(gm, cs):
         return True
     if any(f.fled for f in cs.fighters):
         return True  # someone already left: the others follow
-    able = core.able(gm, cs)
-    f = forecast_fight(gm, cs)
-    return not f.win or f.downs > 0 or f.wounds > FLEE_WOUNDS_PER_ADVENTURER * len(able)
+    tested = lookahead.course()
+    if tested is not None:
+        return tested == "leave"
+    return lookahead.plan(gm, cs) == "leave"

@@ -191,13 +191,6 @@ def test_fleeing_a_fight_further_in_falls_back_to_the_room_it_came_from() -> Non
     assert gm.c.expedition is not None and gm.c.expedition.room == 1
 
 
-def test_it_does_not_attack_unaware_enemies_that_would_outlast_the_surprise_round() -> None:
-    gm = _unaware("Giant Rat", 1)
-    assert forecast_groups(gm, [("Giant Rat", 1)], surprise=True).rounds > 1
-    assert not worth_fighting(gm)
-    assert explore(gm, [a for a in gm.legal_actions() if a.available]).kind != "fight"
-
-
 def test_with_nothing_to_strike_with_next_to_an_enemy_it_gets_out_instead_of_waiting(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

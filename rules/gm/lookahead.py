@@ -1,0 +1,114 @@
+"""Looking ahead: the autoplay judges a fight by playing it out in copies of the campaign.
+
+The expected-value forecast (:func:`rules.gm.combat_policy.forecast_fight`) is quick, but it reads a fight
+badly: it counts an adventurer who has run out of dice as lost, and it never sees the enemy who stops next to
+the first adventurer, the armour that holds, the rat that jumps away.  Measured over the room fights the
+autoplay met in 40 campaigns (6 expeditions each), it called a lone aware Giant Rat a fight with two
+adventurers down, while the same fight played out to the end 12 times was won every time, with no one dead.
+
+So the autoplay plays the fight out instead, :data:`RUNS` times, each in a deep copy of the campaign with its
+own random generator, and counts how often it was won and how many died.  The copies' dice are seeded from
+the campaign's seed and step (never drawn from the campaign's own generator), so looking ahead neither
+peeks at the real dice nor moves them: the same seed still plays the same campaign.  Inside a copy the
+combat policy does not look ahead again; it keeps to the course being tested (:func:`course`).
+"""
+
+from __future__ import annotations
+
+import copy
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from random import Random
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from rules.gm.combat import CombatState
+    from rules.gm.engine import GM
+
+#: Copies played for one judgement.
+RUNS = 12
+#: Steps a copy may take before it is called off (a fight that has not ended counts as not won).
+MAX_STEPS = 300
+#: What beating the enemies is worth, in lives: a fight in progress goes on when its expected deaths, less
+#: this much for each copy won, are no more than leaving's (a won room can be looted and walked through;
+#: a fled one stays barred).
+WIN_WORTH = 0.3
+
+Course = Literal["fight", "leave"]
+
+_course: Course | None = None
+
+
+def course() -> Course | None:
+    """The course a copy is testing ("fight": leave only a fight that is lost; "leave": everyone out now),
+    or None outside a copy (the policy then looks ahead itself)."""
+    return _course
+
+
+@contextmanager
+def _testing(c: Course) -> Iterator[None]:
+    global _course
+    before, _course = _course, c
+    try:
+        yield
+    finally:
+        _course = before
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """How a fight went in ``runs`` copies."""
+
+    runs: int
+    won: float  # share of the copies in which the enemies were beaten (killed, routed)
+    deaths: float  # adventurers dead per copy
+    dying: float  # share of the copies in which anyone died
+
+
+def play_out(gm: GM, first: str | None, c: Course, runs: int = RUNS) -> Outlook:
+    """Play the fight (started by action ``first``, or the one in progress) to its end in ``runs`` copies."""
+    from rules.gm.autoplay import suggest
+    from rules.gm.engine import GM as Engine
+    from rules.gm.state import Phase
+
+    base = zlib.crc32(f"{gm.c.seed}:{gm.c.stats.steps}:{first}:{c}".encode())
+    won = deaths = dying = 0
+    with _testing(c):
+        for k in range(runs):
+            copy_ = copy.deepcopy(gm.c)
+            g = Engine(copy_, gm.content, gm.maker)
+            g._sites = gm._sites  # the dungeons themselves never change; only the campaign's state does
+            g.rng = Random(base + k)
+            before = copy_.stats.deaths
+            outcome = None
+            events = g.apply(first) if first is not None else []
+            steps = 0
+            while copy_.phase is Phase.COMBAT and steps < MAX_STEPS:
+                action = suggest(g)
+                if action is None:
+                    break
+                events = g.apply(action)
+                steps += 1
+            for e in events:
+                if e.kind == "combat_end":
+                    outcome = e.data.get("outcome")
+            died = copy_.stats.deaths - before
+            won += outcome == "victory"
+            deaths += died
+            dying += died > 0
+    return Outlook(runs=runs, won=won / runs, deaths=deaths / runs, dying=dying / runs)
+
+
+def plan(gm: GM, cs: CombatState) -> Course:
+    """Fight on or leave: decided once for each side's turn of a round (kept in the combat state, so a
+    resumed save keeps to it) by playing both courses out."""
+    key = f"{cs.round}:{cs.phase}"
+    if cs.plan_at == key and cs.plan in ("fight", "leave"):
+        return "fight" if cs.plan == "fight" else "leave"
+    stay = play_out(gm, None, "fight")
+    go = play_out(gm, None, "leave")
+    choice: Course = "fight" if stay.deaths - WIN_WORTH * stay.won <= go.deaths - WIN_WORTH * go.won else "leave"
+    cs.plan, cs.plan_at = choice, key
+    return choice
