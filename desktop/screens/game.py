@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QDialogButtonBox,
     QFrame,
@@ -333,14 +334,19 @@ class GameScreen(QWidget):
         gm = self.session.gm
         before = gm.decider
         gm.decider = AutoDecider()
+        # judging a fight plays it out in copies of the campaign (rules.gm.lookahead): up to a second or so
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        error: Exception | None = None
         try:
             events = self.session.autoplay()
         except Exception as exc:
-            QMessageBox.critical(self, "The GM stumbles", str(exc))
-            events = []
+            error, events = exc, []
         finally:
+            QApplication.restoreOverrideCursor()
             gm.decider = before
             self._busy = False
+        if error is not None:
+            QMessageBox.critical(self, "The GM stumbles", str(error))
         self.log.append_events(events)
         self.refresh(events)
         self.stepped.emit(events)

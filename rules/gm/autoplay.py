@@ -5,6 +5,8 @@ cheat; each phase's module may offer its own ``suggest(gm, actions)``.
 Exploration here: loot what is safe, explore unvisited rooms through the
 cheapest door, rest when tired, head for the exit when hurt, out of light or
 done, and take the stairs down when the level is explored and the party is fit.
+Fights: attack a room's enemies when playing the fight out in copies of the
+campaign (:mod:`rules.gm.lookahead`) wins it with everyone alive.
 Encounters: where fighting is not a clean win and the room holds loot (or a
 door to work on, or the way out), buy the way with a bribe it can spare, else
 talk when a critical failure is unlikely.  With nowhere to go it spends a turn

@@ -9,7 +9,8 @@ adventurers down, while the same fight played out to the end 12 times was won ev
 So the autoplay plays the fight out instead, :data:`RUNS` times, each in a deep copy of the campaign with its
 own random generator, and counts how often it was won and how many died.  The copies' dice are seeded from
 the campaign's seed and step (never drawn from the campaign's own generator), so looking ahead neither
-peeks at the real dice nor moves them: the same seed still plays the same campaign.  Inside a copy the
+peeks at the real dice nor moves them: the same seed still plays the same campaign.  The copies know what
+the forecast knew (the enemies' sheets and wounds), and a fight does not reach beyond its room.  Inside a copy the
 combat policy does not look ahead again; it keeps to the course being tested (:func:`course`).
 """
 
