@@ -1,7 +1,8 @@
 """The automated GM's speed: ``.venv/bin/python packaging/bench_gm.py [--seeds N]``.
 
-Plays campaigns with the autoplay policy and measures, per step: the engine
-(choosing and applying an action), turning the campaign into its save dict,
+Plays campaigns with the autoplay policy and measures, per step: the autoplay's
+choice (which may play a fight out in copies of the campaign), the engine
+applying the action, turning the campaign into its save dict,
 and committing it to a real SQLite save (one transaction, WAL) — the autosave
 the game makes after every step.  Prints medians, the 90th percentile, and
 exploration turns per second of the engine alone.
@@ -42,6 +43,7 @@ def main() -> int:
     content = load_content()
     maker = GeneratedDungeons()
     engine: list[float] = []
+    choices: list[float] = []  # the autoplay's choice (it may look ahead: rules.gm.lookahead)
     dumps: list[float] = []
     commits: list[float] = []
     sizes: list[int] = []
@@ -53,11 +55,13 @@ def main() -> int:
             gm = GM(c, content, maker)
             with SaveFile.create(Path(tmp) / f"c{seed}.sqlite3", c.to_dict()) as save:
                 while c.phase is not Phase.OVER and c.stats.expeditions <= args.expeditions and c.stats.steps < 20000:
-                    t0 = time.perf_counter()
+                    tc = time.perf_counter()
                     action = suggest(gm)
                     if action is None:
                         break
                     before = c.stats.turns
+                    t0 = time.perf_counter()
+                    choices.append(t0 - tc)
                     events = gm.apply(action)
                     t1 = time.perf_counter()
                     data = c.to_dict()
@@ -75,6 +79,8 @@ def main() -> int:
                         sizes.append(len(json.dumps(data)))
     print(f"steps measured           {len(engine)} over {args.seeds} campaigns")
     print(f"engine step              median {statistics.median(engine) * 1000:.2f} ms, p90 {pct(engine, 0.9):.2f} ms")
+    print(f"autoplay choice          median {statistics.median(choices) * 1000:.2f} ms, p90 {pct(choices, 0.9):.2f} ms,"
+          f" p99 {pct(choices, 0.99):.0f} ms, worst {max(choices) * 1000:.0f} ms")  # fmt: skip
     print(f"campaign -> save dict    median {statistics.median(dumps) * 1000:.2f} ms, p90 {pct(dumps, 0.9):.2f} ms")
     print(f"autosave commit          median {statistics.median(commits) * 1000:.2f} ms, p90 {pct(commits, 0.9):.2f} ms")
     both = [a + b for a, b in zip(dumps, commits, strict=True)]
