@@ -452,14 +452,6 @@ def simulate_fight(party: list[_Side], enemies: list[_Enemy], *, enemies_lose_tu
                     enemy_left=left / start_hp)  # fmt: skip
 
 
-def forecast_fight(gm: GM, cs: CombatState) -> Forecast:
-    """How the fight in progress is likely to go from here."""
-    names = [e.monster for e in cs.active_foes()]
-    party = [_side(gm, m, arms_of(gm, m, f), names, f.dodge + f.shield) for f, m in core.able(gm, cs)]
-    enemies = [_enemy(gm, e.monster, e.wounds, e.ap) for e in cs.active_foes()]
-    return simulate_fight(party, enemies)
-
-
 def forecast_groups(gm: GM, groups: list[tuple[str, int]], *, surprise: bool = False) -> Forecast:
     """How a fight with ``groups`` (monster, count) would go for the party as it stands (before it starts)."""
     from rules.gm.combat_gear import weapon_arms

@@ -14,6 +14,7 @@ and "let the GM decide" player.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
@@ -157,6 +158,14 @@ class GM:
         ev = Event(kind, text, data)
         self.events.append(ev)
         return ev
+
+    def fork(self, rng: Random) -> GM:
+        """A GM over a deep copy of the campaign that rolls ``rng``'s dice and decides for itself (the
+        autoplay's decider); it shares the dungeons already built, which never change."""
+        other = GM(copy.deepcopy(self.c), self.content, self.maker)
+        other.rng = rng
+        other._sites = self._sites
+        return other
 
     # --- where we are -------------------------------------------------------------------------------
 
