@@ -344,8 +344,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     from desktop.session import summary  # the same summary the window's saves carry
     from dungeon_gen.site import GeneratedDungeons
+    from rules.autoplay.simulate import run
     from rules.content.registry import load_content
-    from rules.gm.simulate import run
     from rules.gm.state import Campaign
 
     content = load_content()

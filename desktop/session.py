@@ -153,7 +153,7 @@ class Session:
 
     def autoplay(self) -> list[Event]:
         """Let the GM choose the next action (the autoplay policy) and apply it; ``[]`` if there is none."""
-        from rules.gm.autoplay import suggest
+        from rules.autoplay import suggest
 
         action = suggest(self.gm)
         return self.apply(action) if action is not None else []

@@ -1,7 +1,7 @@
 """Balance of the autoplay campaign: ``.venv/bin/python packaging/balance.py [--seeds 40] [--expeditions 5]``.
 
 Plays ``--seeds`` campaigns (seeds ``--first`` ..) of ``--expeditions`` expeditions each with a party of
-``--party`` through :func:`rules.gm.simulate.run` (the same code as ``blacksalt simulate``), on ``--jobs``
+``--party`` through :func:`rules.autoplay.simulate.run` (the same code as ``blacksalt simulate``), on ``--jobs``
 processes, and prints:
 
 * expeditions survived per campaign (the party came home; median and quartiles);
@@ -38,11 +38,11 @@ if str(ROOT) not in sys.path:
 def play(args: tuple[int, int, int]) -> dict[str, Any]:
     """One campaign; its report plus what the events tell (expeditions survived, flights, causes of death)."""
     from dungeon_gen.site import GeneratedDungeons
+    from rules.autoplay.player import LEAVE_BELOW, has_light, party_strength
+    from rules.autoplay.simulate import run
     from rules.content.registry import load_content
-    from rules.gm.autoplay import LEAVE_BELOW, has_light, party_strength
     from rules.gm.engine import GM
     from rules.gm.events import Event
-    from rules.gm.simulate import run
 
     seed, expeditions, party = args
     counts: Counter[str] = Counter()

@@ -38,7 +38,7 @@ def main() -> int:
         from desktop.screens.game import GameScreen
         from desktop.session import Session
         from desktop.settings import Settings
-        from rules.gm.autoplay import suggest
+        from rules.autoplay import suggest
         from rules.gm.engine import AutoDecider
         from rules.gm.state import Phase
 

@@ -34,8 +34,8 @@ def main() -> int:
 
     from desktop.persistence import SaveFile
     from dungeon_gen.site import GeneratedDungeons
+    from rules.autoplay import suggest
     from rules.content.registry import load_content
-    from rules.gm.autoplay import suggest
     from rules.gm.campaign import new_campaign
     from rules.gm.engine import GM
     from rules.gm.state import Phase
@@ -43,7 +43,7 @@ def main() -> int:
     content = load_content()
     maker = GeneratedDungeons()
     engine: list[float] = []
-    choices: list[float] = []  # the autoplay's choice (it may look ahead: rules.gm.lookahead)
+    choices: list[float] = []  # the autoplay's choice (it may look ahead: rules.autoplay.lookahead)
     dumps: list[float] = []
     commits: list[float] = []
     sizes: list[int] = []

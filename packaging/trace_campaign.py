@@ -1,6 +1,6 @@
 """Print the log of an autoplay campaign: ``.venv/bin/python packaging/trace_campaign.py SEED [--expeditions N]``.
 
-Every visible event of :func:`rules.gm.simulate.run` as one line, prefixed with the phase it ended in
+Every visible event of :func:`rules.autoplay.simulate.run` as one line, prefixed with the phase it ended in
 (``[inte]``, ``[expl]``, ``[comb]``, ``[camp]``, ``[over]``), then each adventurer's sheet (attributes as
 score/proficiency, inventory).  ``--quiet`` leaves out tests, moves and round numbers; ``--dungeon`` leaves
 out the interlude; ``--limit`` stops after that many lines.
@@ -31,10 +31,10 @@ def main() -> int:
     a = ap.parse_args()
 
     from dungeon_gen.site import GeneratedDungeons
+    from rules.autoplay.simulate import run
     from rules.content.registry import load_content
     from rules.gm.engine import GM
     from rules.gm.events import Event
-    from rules.gm.simulate import run
 
     lines: list[str] = []
 

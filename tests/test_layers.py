@@ -57,3 +57,38 @@ def test_the_check_would_catch_an_offence(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("def f():\n    from PySide6.QtCore import QObject\n    import sqlalchemy.orm\n")
     assert [m for _, m in imported_modules(bad)] == ["PySide6.QtCore", "sqlalchemy.orm"]
+
+
+def private_gm_names(path: Path) -> list[str]:
+    """``from rules.gm.x import _name`` and ``module._name`` for a module imported from rules.gm."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    modules: set[str] = set()
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rules.gm"):
+            for alias in node.names:
+                if alias.name.startswith("_"):
+                    found.append(f"{path.name}:{node.lineno} imports {node.module}.{alias.name}")
+                elif node.module == "rules.gm":
+                    modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            modules.update(a.asname or a.name for a in node.names if a.name.startswith("rules.gm"))
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                and isinstance(node.value, ast.Name) and node.value.id in modules):  # fmt: skip
+            found.append(f"{path.name}:{node.lineno} uses {node.value.id}.{node.attr}")
+    return found
+
+
+def test_the_autoplay_uses_only_the_gms_public_names() -> None:
+    """The autoplay is a player: it reads the GM through public names only (import-linter keeps the GM from
+    importing it; this keeps it out of the GM's private parts)."""
+    offences = [o for p in sorted((ROOT / "rules" / "autoplay").rglob("*.py")) for o in private_gm_names(p)]
+    assert not offences, "\n".join(offences)
+
+
+def test_the_private_name_check_would_catch_an_offence(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from rules.gm import exploration\nfrom rules.gm.places import _hidden\n"
+                   "def f(gm):\n    return exploration._blocked(gm)\n")  # fmt: skip
+    assert private_gm_names(bad) == ["bad.py:2 imports rules.gm.places._hidden", "bad.py:4 uses exploration._blocked"]

@@ -1,6 +1,6 @@
 """The camp phase: the setup that gathers camp actions, the camp actions that spend them, the ambush dice.
 
-:class:`CampView` renders the engine's camp (:class:`rules.gm.camp.CampState`) and emits the player's choice
+:class:`CampView` renders the engine's camp (:class:`rules.gm.state.CampState`) and emits the player's choice
 on :attr:`CampView.act`.  Every number comes from the engine: the camp actions' sources and the ambush pool
 from :func:`rules.gm.camp.setup_breakdown` and :func:`rules.gm.camp.ambush_breakdown` (the same functions
 the engine rolls with), the costs and reasons from the legal actions, the dice rolled from the
@@ -24,8 +24,8 @@ from desktop.widgets.action_list import ActionList
 
 if TYPE_CHECKING:
     from desktop.session import Session
-    from rules.gm.camp import CampState
     from rules.gm.events import Action, Event
+    from rules.gm.state import CampState
 
 SETUP_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (("Gather camp actions", ("supply", "fire", "long_rest")),)
 CAMP_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -193,6 +193,7 @@ class CampView(QWidget):
 
     def _render(self, st: CampState | None) -> None:
         from rules.gm import camp
+        from rules.gm.state import SETUP
 
         gm = self.session.gm
         self._render_party()
@@ -211,7 +212,7 @@ class CampView(QWidget):
         self.title.setText(f"Camp in {room.name}")
         where = [q for q, on in (("dry and stable", st.dry), ("filthy", st.filthy), ("exposed", st.exposed)) if on]
         self.place.setText(", ".join(where).capitalize() if where else "An ordinary corner of the dungeon")
-        if st.stage == camp.SETUP:
+        if st.stage == SETUP:
             self.stage.setText("Setting up: every choice below adds to (or takes from) the camp actions the party "
                                "will have. Settle in when ready.")  # fmt: skip
             shown = [a for a in self._actions if a.kind != "settle"]

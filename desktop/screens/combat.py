@@ -35,7 +35,7 @@ from desktop.widgets.combat_grid import CombatGrid, monster_sheet
 
 if TYPE_CHECKING:
     from desktop.session import Session
-    from rules.gm.combat import CombatState
+    from rules.gm.combat_state import CombatState
     from rules.gm.events import Action, Event
 
 #: How the acting adventurer's actions are grouped (the grid takes the moves, the bar End turn and Flee).

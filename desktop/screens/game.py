@@ -334,7 +334,7 @@ class GameScreen(QWidget):
         gm = self.session.gm
         before = gm.decider
         gm.decider = AutoDecider()
-        # judging a fight plays it out in copies of the campaign (rules.gm.lookahead): up to a second or so
+        # judging a fight plays it out in copies of the campaign (rules.autoplay.lookahead): up to a second or so
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         error: Exception | None = None
         try:

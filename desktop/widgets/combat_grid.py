@@ -1,6 +1,6 @@
 """The fight on the room's tile grid: walls, floor, the doorway, the fighters, move and attack range.
 
-:class:`CombatGrid` paints :class:`rules.gm.combat.CombatState` and turns clicks into the engine's own
+:class:`CombatGrid` paints :class:`rules.gm.combat_state.CombatState` and turns clicks into the engine's own
 actions: a click on a highlighted tile is that tile's ``move`` action, a click on an enemy the first
 available ``attack`` on it (right click: every action that targets it), a click on the doorway the
 ``flee`` action.  It computes no rule: the tiles it highlights are the targets of the legal actions it
@@ -35,7 +35,7 @@ from desktop.theme import COLORS, ui_font
 
 if TYPE_CHECKING:
     from rules.content.schema_bestiary import Monster
-    from rules.gm.combat import CombatState, Fighter, Foe
+    from rules.gm.combat_state import CombatState, Fighter, Foe
     from rules.gm.engine import GM
     from rules.gm.events import Action
 

@@ -27,32 +27,30 @@ Every number comes from ``tables.toml`` (``[camp]``), ``character.toml``
 (skills, traumas, afflictions) and ``items.toml``.  The rulings this module
 makes are listed in its report and in the docstrings below.
 
-Rule for this module: import the GM's engine and state only under
-``TYPE_CHECKING`` (rules.gm.state imports this module's state class); the
-state and exploration modules are imported inside functions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules.attributes import ATTRS, Attr
 from rules.character import Condition
 from rules.checks import RuleError
+from rules.gm import combat
 from rules.gm.events import Action, Cost
+from rules.gm.gear import carries, use_up
+from rules.gm.state import ACTIONS, SETUP, CampState, Member, Phase
+from rules.gm.table import ActionTable
 from rules.inventory import Carried
 
 if TYPE_CHECKING:
     from rules.content.effects import Outcome
     from rules.content.schema_equipment import Item
     from rules.content.schema_tables import Camp, CampAction, CampSetup, Skill
-    from rules.gm.engine import GM
-    from rules.gm.state import Member
+    from rules.gm.services import GM
 
-SETUP = "setup"
-ACTIONS = "actions"
 
 # the names of the [camp] entries of tables.toml this module reads
 DRY = "Dry and stable place"
@@ -84,34 +82,6 @@ DRINKS: dict[str, tuple[str, ...]] = {"coffee": ("coffee",), "tea": ("tea", "hot
 SPECIAL_RATION_ALSO_REMOVES = ("parched",)
 
 
-@dataclass
-class CampState:
-    """Everything the camp procedure keeps between steps (saved with the campaign)."""
-
-    stage: str = SETUP  # "setup", then "actions"
-    room: int = 0
-    dry: bool = False
-    filthy: bool = False
-    exposed: bool = False
-    survivalists: list[str] = field(default_factory=list)  # member ids
-    supplies: int = 0  # camping supplies used
-    fire: bool = False
-    firewood: bool = False  # the fire burns firewood instead of a camping supply
-    long_rest: bool = False
-    points: int = 0  # camp actions, fixed when the setup is done
-    spent: int = 0
-    lookouts: int = 0
-    rested: bool = False
-    slept: bool = False
-    snore_dice: int = 0  # Loud snore: extra ambush dice chosen at Sleep
-    meals: int = 0  # Cook actions taken
-    done: list[str] = field(default_factory=list)  # once-a-camp uses: "surgeon:a1", "ritual:a2", "pray:a3"
-
-    @property
-    def left(self) -> int:
-        return self.points - self.spent
-
-
 # --- data ------------------------------------------------------------------------------------------------
 
 
@@ -123,7 +93,7 @@ def _setup_row(gm: GM, name: str) -> CampSetup:
     return next(s for s in _camp(gm).setup if s.name == name)
 
 
-def _action_row(gm: GM, name: str) -> CampAction:
+def action_row(gm: GM, name: str) -> CampAction:
     return next(a for a in _camp(gm).actions if a.name == name)
 
 
@@ -150,7 +120,7 @@ def _quirk_rule(gm: GM, member: Member) -> str | None:
     return None
 
 
-def _item(gm: GM, name: str) -> Item | None:
+def item_entry(gm: GM, name: str) -> Item | None:
     key = name.lower()
     return next((i for i in gm.content.items.items if i.name.lower() == key), None)
 
@@ -160,7 +130,7 @@ def _removed_by(gm: GM, *tags: str) -> list[str]:
     return [a.name for a in gm.content.character.afflictions if set(a.removed_by) & set(tags)]
 
 
-def _blocked(gm: GM, member: Member, *blocks: str) -> str | None:
+def blocked(gm: GM, member: Member, *blocks: str) -> str | None:
     """The affliction of ``member`` that blocks one of ``blocks`` (None: nothing does)."""
     for a in gm.content.character.afflictions:
         if a.name in member.adv.character.afflictions and set(a.blocks) & set(blocks):
@@ -168,13 +138,13 @@ def _blocked(gm: GM, member: Member, *blocks: str) -> str | None:
     return None
 
 
-def _wounded(member: Member, attrs: Iterable[str] = ()) -> bool:
+def wounded(member: Member, attrs: Iterable[str] = ()) -> bool:
     ch = member.adv.character
     wanted = [Attr(x) for x in attrs] or list(ATTRS)
     return any(ch.attrs[a].wounds > 0 for a in wanted)
 
 
-def _fatigued(member: Member) -> bool:
+def fatigued(member: Member) -> bool:
     return any(member.adv.character.attrs[a].fatigue > 0 for a in ATTRS)
 
 
@@ -191,7 +161,7 @@ def _had_coffee(gm: GM, member: Member) -> bool:
 
 def _feeds(gm: GM) -> int:
     """Adventurers one cooked ration feeds: 2, plus the best cook's extra (Cooking 1, Master Chef 2)."""
-    base = _action_row(gm, COOK).feeds_per_ration or 1
+    base = action_row(gm, COOK).feeds_per_ration or 1
     extra = max((s.extra_fed_per_ration for m in gm.active() for s in _skills(gm, m)), default=0)
     return base + extra
 
@@ -235,7 +205,6 @@ def _outcome(gm: GM, member: Member, row: Outcome, reason: str) -> None:
 
 def start(gm: GM) -> None:
     """Start the camp phase in the current room (exploration already spent the turn)."""
-    from rules.gm.state import Phase
 
     room = gm.room()
     st = CampState(
@@ -314,9 +283,20 @@ def _act(
     return Action(id_, kind, label, Cost(actions=actions, items=items), why is None, why, **kw)
 
 
-def _setup_actions(gm: GM, st: CampState) -> list[Action]:
+SETUP_TABLE: ActionTable[GM] = ActionTable("camp setup")
+CAMP_TABLE: ActionTable[GM] = ActionTable("camp")
+
+
+def _state(gm: GM) -> CampState:
+    st = gm.c.camp
+    if st is None:
+        raise RuleError("the party is not camping")
+    return st
+
+
+@SETUP_TABLE.lister
+def _supply_actions(gm: GM) -> list[Action]:
     out: list[Action] = []
-    why: str | None
     supply = _setup_row(gm, SUPPLY)
     carriers = _supplies(gm)
     plus = f"+{supply.actions} camp action"
@@ -326,6 +306,30 @@ def _setup_actions(gm: GM, st: CampState) -> list[Action]:
     if not carriers:
         why = "No one carries camping supplies."
         out.append(_act("supply", "supply", f"Use camping supplies ({plus})", why, rule=supply.text))
+    return out
+
+
+@SETUP_TABLE.applies("supply")
+def _use_supply(gm: GM, action: Action) -> None:
+    st = _state(gm)
+    m = gm.c.member(action.who or "")
+    item = m.adv.inventory.find(CAMPING_SUPPLIES)
+    if item is None:  # pragma: no cover - listed only when carried
+        raise RuleError(f"{m.name} has no camping supplies")
+    use_up(gm, m, item)
+    st.supplies += 1
+    gm.emit(
+        "camp_setup",
+        f"{m.name} unpacks camping supplies. {_points_text(gm, st)}",
+        who=m.id,
+        points=setup_total(gm, st),
+    )
+
+
+@SETUP_TABLE.lister
+def _fire_actions(gm: GM) -> list[Action]:
+    st = _state(gm)
+    why: str | None
     fire = _setup_row(gm, FIRE)
     wood = _firewood(gm)
     if st.fire:
@@ -336,60 +340,61 @@ def _setup_actions(gm: GM, st: CampState) -> list[Action]:
         why = None
     burns = (FIREWOOD,) if not st.supplies and wood is not None else ()
     label = f"Make a fire (+{fire.actions} camp action, +{_die(gm, FIRE_DIE)} ambush die)"
-    out.append(_act("fire", "fire", label, why, items=burns, rule=fire.text))
+    return [_act("fire", "fire", label, why, items=burns, rule=fire.text)]
+
+
+@SETUP_TABLE.applies("fire")
+def _make_fire(gm: GM, action: Action) -> None:
+    st = _state(gm)
+    if not st.supplies:
+        wood = _firewood(gm)
+        if wood is None:  # pragma: no cover - listed only when carried
+            raise RuleError("no firewood")
+        use_up(gm, wood[0], wood[1])
+        st.firewood = True
+    st.fire = True
+    gm.emit("camp_setup", f"A fire crackles. {_points_text(gm, st)}", points=setup_total(gm, st))
+
+
+@SETUP_TABLE.lister
+def _long_rest_actions(gm: GM) -> list[Action]:
+    st = _state(gm)
     rest = _setup_row(gm, LONG_REST)
     doom = _camp(gm).break_camp.doom_after_long_rest
     label = f"Take a long rest (+{rest.actions} camp actions; the dungeon stirs: {doom} doom at break camp)"
     why = "Already taking a long rest." if st.long_rest else None
-    out.append(_act("long_rest", "long_rest", label, why, rule=rest.text))
+    return [_act("long_rest", "long_rest", label, why, rule=rest.text)]
+
+
+@SETUP_TABLE.applies("long_rest")
+def _take_long_rest(gm: GM, action: Action) -> None:
+    st = _state(gm)
+    st.long_rest = True
+    gm.emit(
+        "camp_setup", f"The party settles in for a long rest. {_points_text(gm, st)}", points=setup_total(gm, st)
+    )
+
+
+@SETUP_TABLE.lister
+def _settle_actions(gm: GM) -> list[Action]:
+    st = _state(gm)
     total = setup_total(gm, st)
     label = f"Settle in with {total} camp action{'s' if total != 1 else ''}"
-    out.append(_act("settle", "settle", label, rule=_points_text(gm, st)))
-    return out
+    return [_act("settle", "settle", label, rule=_points_text(gm, st))]
 
 
-def _apply_setup(gm: GM, st: CampState, action: Action) -> None:
-    from rules.gm.exploration import use_up
-
-    if action.kind == "supply":
-        m = gm.c.member(action.who or "")
-        item = m.adv.inventory.find(CAMPING_SUPPLIES)
-        if item is None:  # pragma: no cover - listed only when carried
-            raise RuleError(f"{m.name} has no camping supplies")
-        use_up(gm, m, item)
-        st.supplies += 1
-        gm.emit(
-            "camp_setup",
-            f"{m.name} unpacks camping supplies. {_points_text(gm, st)}",
-            who=m.id,
-            points=setup_total(gm, st),
-        )
-    elif action.kind == "fire":
-        if not st.supplies:
-            wood = _firewood(gm)
-            if wood is None:  # pragma: no cover - listed only when carried
-                raise RuleError("no firewood")
-            use_up(gm, wood[0], wood[1])
-            st.firewood = True
-        st.fire = True
-        gm.emit("camp_setup", f"A fire crackles. {_points_text(gm, st)}", points=setup_total(gm, st))
-    elif action.kind == "long_rest":
-        st.long_rest = True
-        gm.emit(
-            "camp_setup", f"The party settles in for a long rest. {_points_text(gm, st)}", points=setup_total(gm, st)
-        )
-    elif action.kind == "settle":
-        st.points = setup_total(gm, st)
-        st.stage = ACTIONS
-        gm.emit(
-            "camp_setup",
-            f"The camp is set. {_points_text(gm, st)}",
-            points=st.points,
-            breakdown=setup_breakdown(gm, st),
-        )
-        _crafting(gm)
-    else:  # pragma: no cover - every listed action has a branch
-        raise RuleError(f"unknown camp setup action {action.kind!r}")
+@SETUP_TABLE.applies("settle")
+def _settle(gm: GM, action: Action) -> None:
+    st = _state(gm)
+    st.points = setup_total(gm, st)
+    st.stage = ACTIONS
+    gm.emit(
+        "camp_setup",
+        f"The camp is set. {_points_text(gm, st)}",
+        points=st.points,
+        breakdown=setup_breakdown(gm, st),
+    )
+    _crafting(gm)
 
 
 # --- armour --------------------------------------------------------------------------------------------------
@@ -484,7 +489,7 @@ class _Use:
     drink: str | None = None  # a special ration's drink
 
 
-def _camp_items(gm: GM, member: Member) -> list[_Use]:
+def camp_items(gm: GM, member: Member) -> list[_Use]:
     """The camp-tagged items that would help ``member`` now, best first (own items before the others').
 
     Items pass between adventurers in camp, except to or from a Paranoid one ("can't share items
@@ -501,7 +506,7 @@ def _camp_items(gm: GM, member: Member) -> list[_Use]:
     for owner in owners:
         whose = "" if owner is member else f" ({owner.name}'s)"
         for item in owner.adv.inventory.items:
-            entry = _item(gm, item.name)
+            entry = item_entry(gm, item.name)
             if entry is None or "camp" not in entry.tags or entry.food == "ration" or entry.rule == "camp_fire":
                 continue
             if entry.food == "special_ration":
@@ -525,8 +530,8 @@ def _camp_items(gm: GM, member: Member) -> list[_Use]:
             heals = [e for e in entry.effects if e.heal_wounds]
             if (
                 heals
-                and not _blocked(gm, member, "wound_healing")
-                and any(_wounded(member, e.heal_attrs) for e in heals)
+                and not blocked(gm, member, "wound_healing")
+                and any(wounded(member, e.heal_attrs) for e in heals)
             ):
                 seen.add(label)
                 heal.append(_Use(label, owner, item))
@@ -539,9 +544,7 @@ def _camp_items(gm: GM, member: Member) -> list[_Use]:
 
 
 def _use_camp_item(gm: GM, member: Member, use: _Use) -> None:
-    from rules.gm.exploration import use_up
-
-    entry = _item(gm, use.item.name)
+    entry = item_entry(gm, use.item.name)
     assert entry is not None
     reason = use.item.name
     if use.drink is not None:
@@ -577,7 +580,7 @@ def _free_items(gm: GM, member: Member) -> list[tuple[Carried, Item]]:
     out: list[tuple[Carried, Item]] = []
     names: set[str] = set()
     for item in member.adv.inventory.items:
-        entry = _item(gm, item.name)
+        entry = item_entry(gm, item.name)
         if entry is None or not entry.effects or not ({"quick", "slow"} & set(entry.tags)):
             continue
         if entry.name not in names:
@@ -591,7 +594,7 @@ def _eating_cures(gm: GM) -> list[str]:
     return _removed_by(gm, "eating")
 
 
-def _item_helps(gm: GM, member: Member, entry: Item) -> bool:
+def item_helps(gm: GM, member: Member, entry: Item) -> bool:
     ch = member.adv.character
     cures: set[str] = {a for e in entry.effects for a in [*e.remove, *e.remove_one_of]}
     if entry.food == "ration":
@@ -600,15 +603,13 @@ def _item_helps(gm: GM, member: Member, entry: Item) -> bool:
         return True
     heals = [e for e in entry.effects if e.heal_wounds]
     return (
-        bool(heals) and not _blocked(gm, member, "wound_healing") and any(_wounded(member, e.heal_attrs) for e in heals)
+        bool(heals) and not blocked(gm, member, "wound_healing") and any(wounded(member, e.heal_attrs) for e in heals)
     )
 
 
 def _use_free_item(gm: GM, member: Member, name: str) -> None:
-    from rules.gm.exploration import use_up
-
     item = member.adv.inventory.find(name)
-    entry = _item(gm, name)
+    entry = item_entry(gm, name)
     if item is None or entry is None:  # pragma: no cover - listed only when carried
         raise RuleError(f"{member.name} has no {name}")
     gm.emit("use_item", f"{member.name} uses {entry.name.lower()}.", who=member.id, item=entry.name)
@@ -623,19 +624,19 @@ def _use_free_item(gm: GM, member: Member, name: str) -> None:
 # --- cooking ------------------------------------------------------------------------------------------------------
 
 
-def _food(gm: GM, kind: str) -> list[tuple[Member, Carried]]:
+def food_carried(gm: GM, kind: str) -> list[tuple[Member, Carried]]:
     """Rations (``kind`` "ration") or special rations (a drink) the party carries, one entry per unit holder."""
     food = "ration" if kind == "ration" else "special_ration"
     out: list[tuple[Member, Carried]] = []
     for m in gm.alive():
         for item in m.adv.inventory.items:
-            entry = _item(gm, item.name)
+            entry = item_entry(gm, item.name)
             if entry is not None and entry.food == food:
                 out.append((m, item))
     return out
 
 
-def _eaters(gm: GM, kind: str) -> list[Member]:
+def who_eats(gm: GM, kind: str) -> list[Member]:
     """Who a meal (``kind`` "ration", "coffee" or "tea") would help, the most in need first."""
     if kind == "ration":
         cures = _eating_cures(gm)
@@ -659,11 +660,9 @@ def _units(food: list[tuple[Member, Carried]]) -> int:
 
 def _cook(gm: GM, kind: str) -> None:
     """One Cook action makes one meal: as many rations as the hungry need, each feeding 2 (3, 4)."""
-    from rules.gm.exploration import use_up
-
     feeds = _feeds(gm)
-    eaters = _eaters(gm, kind)
-    food = _food(gm, kind)
+    eaters = who_eats(gm, kind)
+    food = food_carried(gm, kind)
     fed: list[Member] = []
     used = 0
     while len(fed) < len(eaters) and food:
@@ -700,12 +699,11 @@ def _can_study(gm: GM, member: Member) -> bool:
         return False
     if not gm.content.magic.casting.grimoire_needed_to_study:
         return True
-    from rules.gm.gear import carries
 
     return carries(member, gm.content, "grimoire")
 
 
-def _casters(gm: GM) -> list[Member]:
+def casters(gm: GM) -> list[Member]:
     return [m for m in gm.active() if _can_study(gm, m) or m.adv.prayers is not None]
 
 
@@ -720,7 +718,7 @@ def _choose_list(gm: GM, member: Member, what: str, current: list[str], pool: li
 
 def _memorise(gm: GM) -> None:
     casting = gm.content.magic.casting
-    for m in _casters(gm):
+    for m in casters(gm):
         ch = m.adv.character
         book = m.adv.spellbook
         if book is not None and _can_study(gm, m):
@@ -774,7 +772,7 @@ def _stand_up(gm: GM, member: Member) -> None:
 
 
 def _rest(gm: GM) -> None:
-    outcome = _action_row(gm, REST).outcome
+    outcome = action_row(gm, REST).outcome
     assert outcome is not None
     for m in gm.alive():
         _outcome(gm, m, outcome, "a well deserved rest")
@@ -783,7 +781,7 @@ def _rest(gm: GM) -> None:
 
 
 def _sleep(gm: GM, st: CampState) -> None:
-    outcome = _action_row(gm, SLEEP).outcome
+    outcome = action_row(gm, SLEEP).outcome
     assert outcome is not None
     for m in gm.alive():
         row: Outcome = outcome
@@ -805,8 +803,8 @@ def _sleep(gm: GM, st: CampState) -> None:
         update: dict[str, Any] = {}
         if keep:
             update["remove"] = [a for a in row.remove if a not in keep]
-        blocker = _blocked(gm, m, "wound_healing", "wound_healing_by_rest")
-        if row.heal_wounds and blocker and _wounded(m):
+        blocker = blocked(gm, m, "wound_healing", "wound_healing_by_rest")
+        if row.heal_wounds and blocker and wounded(m):
             update["heal_wounds"] = 0
             gm.emit("no_healing", f"{m.name} is {blocker}: wounds do not heal.", who=m.id)
         if update:
@@ -825,30 +823,65 @@ def _spend(st: CampState, cost: int) -> str | None:
     return None
 
 
-def _camp_actions(gm: GM, st: CampState) -> list[Action]:
-    out: list[Action] = []
+@CAMP_TABLE.lister
+def _lookout_actions(gm: GM) -> list[Action]:
+    st = _state(gm)
     left = f"{st.left} camp action{'s' if st.left != 1 else ''} left"
     pool = ambush_pool(gm, st)
-    # keep a lookout
-    row = _action_row(gm, LOOKOUT)
+    row = action_row(gm, LOOKOUT)
     label = f"Keep a lookout (ambush dice {pool} → {max(0, pool + row.ambush_dice)}; {left})"
-    out.append(_act("lookout", "lookout", label, _spend(st, row.cost), actions=row.cost, rule=row.text))
+    return [_act("lookout", "lookout", label, _spend(st, row.cost), actions=row.cost, rule=row.text)]
+
+
+@CAMP_TABLE.applies("lookout")
+def _keep_lookout(gm: GM, action: Action) -> None:
+    st = _state(gm)
+    st.lookouts += 1
+    gm.emit("camp_action", f"The party keeps a lookout. Ambush dice: {ambush_pool(gm, st)}.", pool=ambush_pool(gm, st))
+
+
+@CAMP_TABLE.lister
+def _rest_actions(gm: GM) -> list[Action]:
+    st = _state(gm)
+    out: list[Action] = []
     # a well deserved rest
-    row = _action_row(gm, REST)
+    row = action_row(gm, REST)
     why = "Already rested in this camp." if st.rested else _spend(st, row.cost)
     label = "A well deserved rest (all fatigue, Shaken, prayers)"
     out.append(_act("rest", "rest", label, why, actions=row.cost, rule=row.text))
     # sleep
-    row = _action_row(gm, SLEEP)
+    row = action_row(gm, SLEEP)
     why = "Already slept in this camp." if st.slept else _spend(st, row.cost)
     label = f"Sleep (all fatigue, Sleepy, Shaken, 1 wound each, prayers; +{row.ambush_dice} ambush die)"
     out.append(_act("sleep", "sleep", label, why, actions=row.cost, rule=row.text))
-    # cook
-    row = _action_row(gm, COOK)
+    return out
+
+
+@CAMP_TABLE.applies("rest")
+def _take_rest(gm: GM, action: Action) -> None:
+    _state(gm).rested = True
+    gm.emit("camp_action", "The party takes a well deserved rest.")
+    _rest(gm)
+
+
+@CAMP_TABLE.applies("sleep")
+def _go_to_sleep(gm: GM, action: Action) -> None:
+    st = _state(gm)
+    st.slept = True
+    gm.emit("camp_action", "The party sleeps.")
+    _sleep(gm, st)
+
+
+@CAMP_TABLE.lister
+def _cook_actions(gm: GM) -> list[Action]:
+    st = _state(gm)
+    out: list[Action] = []
+    row = action_row(gm, COOK)
     feeds = _feeds(gm)
+    why: str | None
     for kind in ("ration", *DRINKS):
-        food = _food(gm, kind)
-        eaters = _eaters(gm, kind)
+        food = food_carried(gm, kind)
+        eaters = who_eats(gm, kind)
         need = min(-(-len(eaters) // feeds), _units(food))
         if "fire" in row.requires and not st.fire:
             why = "Cooking needs a fire."
@@ -863,25 +896,64 @@ def _camp_actions(gm: GM, st: CampState) -> list[Action]:
         what = "a meal of rations" if kind == "ration" else f"special rations ({kind})"
         label = f"Cook {what} (each feeds {feeds}; {len(eaters)} to feed, {need} ration{'s' if need != 1 else ''})"
         out.append(_act(f"cook:{kind}", "cook", label, why, actions=row.cost, params=(("food", kind),), rule=row.text))
-    # camp items
-    row = _action_row(gm, CAMP_ITEMS)
-    users = [m for m in gm.alive() if _camp_items(gm, m)]
+    return out
+
+
+@CAMP_TABLE.applies("cook")
+def _cook_action(gm: GM, action: Action) -> None:
+    _state(gm).meals += 1
+    _cook(gm, str(action.param("food")))
+
+
+@CAMP_TABLE.lister
+def _camp_item_actions(gm: GM) -> list[Action]:
+    st = _state(gm)
+    row = action_row(gm, CAMP_ITEMS)
+    users = [m for m in gm.alive() if camp_items(gm, m)]
     if users:
         why = _spend(st, row.cost)
     else:
         why = "No one has a camp item that would help (medical supplies, first aid kit, repair kits, special rations)."
     label = f"Use camp items ({', '.join(m.name for m in users) or 'no one'})"
-    out.append(_act("camp_items", "camp_items", label, why, actions=row.cost, rule=row.text))
-    # memorise
-    row = _action_row(gm, MEMORISE)
-    if _casters(gm):
+    return [_act("camp_items", "camp_items", label, why, actions=row.cost, rule=row.text)]
+
+
+@CAMP_TABLE.applies("camp_items")
+def _use_camp_items(gm: GM, action: Action) -> None:
+    gm.emit("camp_action", "The party tends to its wounds and gear.")
+    for m in gm.alive():
+        uses = camp_items(gm, m)
+        if not uses:
+            continue
+        labels = [u.label for u in uses]
+        pick = gm.decider.choose(gm, m, f"{m.name}: use which camp item", [*labels, NOTHING])
+        if pick != NOTHING:
+            _use_camp_item(gm, m, uses[labels.index(pick)])
+
+
+@CAMP_TABLE.lister
+def _memorise_actions(gm: GM) -> list[Action]:
+    st = _state(gm)
+    row = action_row(gm, MEMORISE)
+    if casters(gm):
         why = _spend(st, row.cost)
     elif any(m.adv.spellbook is not None for m in gm.active()):
         why = "The wizard has no grimoire to study."
     else:
         why = "No wizard or cleric in the party."
-    out.append(_act("memorise", "memorise", "Memorize spells and prayers", why, actions=row.cost, rule=row.text))
-    # skills and gods
+    return [_act("memorise", "memorise", "Memorize spells and prayers", why, actions=row.cost, rule=row.text)]
+
+
+@CAMP_TABLE.applies("memorise")
+def _memorise_action(gm: GM, action: Action) -> None:
+    _memorise(gm)
+
+
+@CAMP_TABLE.lister
+def _skill_actions(gm: GM) -> list[Action]:
+    """Skills and gods: Surgeon, Ritualist, the camp prayer of an angered god."""
+    st = _state(gm)
+    out: list[Action] = []
     for m in gm.active():
         skill = _skill_with(gm, m, "surgeon")
         if skill is not None:
@@ -912,8 +984,32 @@ def _camp_actions(gm: GM, st: CampState) -> list[Action]:
             label = f"{m.name} prays to {god} to be heard again"
             rule = "Just praying at the camp restores the cleric's powers (Kaal Rafir; Goshkalon by ruling)."
             out.append(_act(f"pray:{m.id}", "pray", label, why, who=m.id, rule=rule))
-    # free items
-    free = _action_row(gm, USE_ITEMS)
+    return out
+
+
+@CAMP_TABLE.applies("surgeon")
+def _surgeon(gm: GM, action: Action) -> None:
+    _surgery(gm, _state(gm), gm.c.member(action.who or ""))
+
+
+@CAMP_TABLE.applies("ritual")
+def _ritual_action(gm: GM, action: Action) -> None:
+    _ritual(gm, _state(gm), gm.c.member(action.who or ""), action.target or "doom")
+
+
+@CAMP_TABLE.applies("pray")
+def _pray(gm: GM, action: Action) -> None:
+    m = gm.c.member(action.who or "")
+    _state(gm).done.append(f"pray:{m.id}")
+    assert m.adv.prayers is not None
+    m.adv.prayers.sacrifice()
+    gm.emit("pray", f"{m.name} prays to {m.adv.god} through the night; the god listens again.", who=m.id)
+
+
+@CAMP_TABLE.lister
+def _free_item_actions(gm: GM) -> list[Action]:
+    out: list[Action] = []
+    free = action_row(gm, USE_ITEMS)
     for m in gm.active():
         for item, entry in _free_items(gm, m):
             label = f"{m.name} uses {entry.name.lower()}"
@@ -928,59 +1024,24 @@ def _camp_actions(gm: GM, st: CampState) -> list[Action]:
                     rule=free.text,
                 )
             )
-    # break camp
-    label = f"Break camp (ambush roll: {pool} {'die' if pool == 1 else 'dice'})"
-    out.append(_act("break", "break", label, rule=_camp(gm).break_camp.text))
     return out
 
 
-def _apply_actions(gm: GM, st: CampState, action: Action) -> None:
-    kind = action.kind
-    st.spent += action.cost.actions
-    if kind == "lookout":
-        st.lookouts += 1
-        gm.emit(
-            "camp_action", f"The party keeps a lookout. Ambush dice: {ambush_pool(gm, st)}.", pool=ambush_pool(gm, st)
-        )
-    elif kind == "rest":
-        st.rested = True
-        gm.emit("camp_action", "The party takes a well deserved rest.")
-        _rest(gm)
-    elif kind == "sleep":
-        st.slept = True
-        gm.emit("camp_action", "The party sleeps.")
-        _sleep(gm, st)
-    elif kind == "cook":
-        st.meals += 1
-        _cook(gm, str(action.param("food")))
-    elif kind == "camp_items":
-        gm.emit("camp_action", "The party tends to its wounds and gear.")
-        for m in gm.alive():
-            uses = _camp_items(gm, m)
-            if not uses:
-                continue
-            labels = [u.label for u in uses]
-            pick = gm.decider.choose(gm, m, f"{m.name}: use which camp item", [*labels, NOTHING])
-            if pick != NOTHING:
-                _use_camp_item(gm, m, uses[labels.index(pick)])
-    elif kind == "memorise":
-        _memorise(gm)
-    elif kind == "surgeon":
-        _surgery(gm, st, gm.c.member(action.who or ""))
-    elif kind == "ritual":
-        _ritual(gm, st, gm.c.member(action.who or ""), action.target or "doom")
-    elif kind == "pray":
-        m = gm.c.member(action.who or "")
-        st.done.append(f"pray:{m.id}")
-        assert m.adv.prayers is not None
-        m.adv.prayers.sacrifice()
-        gm.emit("pray", f"{m.name} prays to {m.adv.god} through the night; the god listens again.", who=m.id)
-    elif kind == "item":
-        _use_free_item(gm, gm.c.member(action.who or ""), action.target or "")
-    elif kind == "break":
-        _break_camp(gm, st)
-    else:  # pragma: no cover - every listed action has a branch
-        raise RuleError(f"unknown camp action {kind!r}")
+@CAMP_TABLE.applies("item")
+def _free_item(gm: GM, action: Action) -> None:
+    _use_free_item(gm, gm.c.member(action.who or ""), action.target or "")
+
+
+@CAMP_TABLE.lister
+def _break_actions(gm: GM) -> list[Action]:
+    pool = ambush_pool(gm, _state(gm))
+    label = f"Break camp (ambush roll: {pool} {'die' if pool == 1 else 'dice'})"
+    return [_act("break", "break", label, rule=_camp(gm).break_camp.text)]
+
+
+@CAMP_TABLE.applies("break")
+def _break(gm: GM, action: Action) -> None:
+    _break_camp(gm, _state(gm))
 
 
 def _surgery(gm: GM, st: CampState, surgeon: Member) -> None:
@@ -995,9 +1056,9 @@ def _surgery(gm: GM, st: CampState, surgeon: Member) -> None:
 
     heal = Outcome(text=skill.text, heal_wounds=skill.heal_wounds, heal_attrs=list(skill.heal_attrs))
     for m in gm.alive():
-        if not _wounded(m, skill.heal_attrs):
+        if not wounded(m, skill.heal_attrs):
             continue
-        blocker = _blocked(gm, m, "wound_healing")
+        blocker = blocked(gm, m, "wound_healing")
         if blocker:
             gm.emit("no_healing", f"{m.name} is {blocker}: wounds do not heal.", who=m.id)
             continue
@@ -1029,8 +1090,6 @@ def _ritual(gm: GM, st: CampState, ritualist: Member, track: str) -> None:
 
 def _break_camp(gm: GM, st: CampState) -> None:
     """Roll the ambush; a fight ends the camp, otherwise break camp (doom 1, or 2 after a long rest)."""
-    from rules.gm import combat
-    from rules.gm.state import Phase
 
     cfg = _camp(gm)
     exp = gm.c.expedition
@@ -1080,110 +1139,13 @@ def actions(gm: GM) -> list[Action]:
     st = gm.c.camp
     if st is None:
         return []
-    return _setup_actions(gm, st) if st.stage == SETUP else _camp_actions(gm, st)
+    return (SETUP_TABLE if st.stage == SETUP else CAMP_TABLE).actions(gm)
 
 
 def apply(gm: GM, action: Action) -> None:
-    st = gm.c.camp
-    if st is None:
-        raise RuleError("the party is not camping")
+    st = _state(gm)
     if st.stage == SETUP:
-        _apply_setup(gm, st, action)
+        SETUP_TABLE.apply(gm, action)
     else:
-        _apply_actions(gm, st, action)
-
-
-# --- autoplay -----------------------------------------------------------------------------------------------------
-
-
-def _needs_sleep(gm: GM) -> bool:
-    for m in gm.alive():
-        ch = m.adv.character
-        heals = _wounded(m) and not _blocked(gm, m, "wound_healing", "wound_healing_by_rest")
-        if heals or "sleepy" in ch.afflictions or "shaken" in ch.afflictions:
-            return True
-    return sum(1 for m in gm.alive() if _fatigued(m)) >= 2
-
-
-def _wanted_points(gm: GM, st: CampState) -> int:
-    """Camp actions the autoplay would like: sleep, a meal, camp items, a lookout."""
-    want = 0
-    if _needs_sleep(gm):
-        want += _action_row(gm, SLEEP).cost
-    elif any(_fatigued(m) for m in gm.alive()):
-        want += _action_row(gm, REST).cost
-    if _eaters(gm, "ration") and _food(gm, "ration"):
-        want += _action_row(gm, COOK).cost
-    if any(_camp_items(gm, m) for m in gm.alive()):
-        want += _action_row(gm, CAMP_ITEMS).cost
-    return want + _action_row(gm, LOOKOUT).cost
-
-
-def suggest(gm: GM, actions: list[Action]) -> Action:
-    """The autoplay camp policy.
-
-    Setup: use a camping supply (it makes fire and cooking possible), light a fire when there is someone to
-    feed and rations to cook, more supplies while the camp has fewer actions than it wants, then settle.
-    Actions: free help first (camp prayers, surgery, items that cure), cook for the hungry, sleep when
-    wounded, sleepy or tired, camp items, rest when tired, memorise forgotten spells, lookouts with the
-    points left, a ritual against doom, then break camp.
-    """
-    ready = {a.id: a for a in actions if a.available}
-    st = gm.c.camp
-    if st is None or not ready:
-        return next(a for a in actions if a.available)
-
-    def first(*prefixes: str) -> Action | None:
-        for p in prefixes:
-            for a in actions:
-                if a.available and (a.id == p or a.id.startswith(p + ":")):
-                    return a
-        return None
-
-    if st.stage == SETUP:
-        hungry = bool(_eaters(gm, "ration")) and bool(_food(gm, "ration"))
-        if st.supplies == 0 and (a := first("supply")):
-            return a
-        if hungry and not st.fire and "fire" in ready and st.supplies:
-            return ready["fire"]
-        if setup_total(gm, st) < _wanted_points(gm, st) and (a := first("supply")):
-            return a
-        return ready["settle"]
-    for a in actions:
-        if a.available and a.kind == "pray":
-            return a
-    for a in actions:
-        if a.available and a.kind == "item":
-            m = gm.c.member(a.who or "")
-            entry = _item(gm, a.target or "")
-            if entry is None or not _item_helps(gm, m, entry):
-                continue
-            if entry.food == "ration" and "cook:ration" in ready:
-                continue  # cooking feeds more with the same ration
-            return a
-    if "cook:ration" in ready:
-        return ready["cook:ration"]
-    if any(_wounded(m) and not _blocked(gm, m, "wound_healing") for m in gm.alive()) and (a := first("surgeon")):
-        return a
-    if "sleep" in ready and _needs_sleep(gm):
-        return ready["sleep"]
-    if "camp_items" in ready:
-        return ready["camp_items"]
-    if (
-        "rest" in ready
-        and not st.slept
-        and any(_fatigued(m) or "shaken" in m.adv.character.afflictions for m in gm.alive())
-    ):
-        return ready["rest"]
-    if "memorise" in ready and any(m.adv.spellbook is not None and m.adv.spellbook.forgotten for m in _casters(gm)):
-        return ready["memorise"]
-    if not st.slept and "cook:coffee" in ready:
-        return ready["cook:coffee"]
-    if "cook:tea" in ready:
-        return ready["cook:tea"]
-    if "lookout" in ready and ambush_pool(gm, st) > 0:
-        return ready["lookout"]
-    rituals = [a for a in actions if a.available and a.kind == "ritual" and a.target == "doom"]
-    if rituals:
-        return rituals[0]
-    return ready["break"]
+        st.spent += action.cost.actions
+        CAMP_TABLE.apply(gm, action)

@@ -11,6 +11,8 @@ player likes; slow ones in the GM's order (the party's order).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules.attributes import ATTRS, Attr
@@ -19,8 +21,9 @@ from rules.checks import RuleError, Side, TestRoll
 from rules.content.schema_creation import Manoeuvre
 from rules.dice import d
 from rules.gm import combat_core as core
+from rules.gm import combat_flow
 from rules.gm import combat_grid as grid
-from rules.gm.combat import CombatState, Dropped, Fighter, Foe
+from rules.gm.combat_foes import hurt_foe
 from rules.gm.combat_gear import (
     WEAPON_SPELLS,
     Arm,
@@ -31,14 +34,16 @@ from rules.gm.combat_gear import (
     spare_weapons,
     weapon_entry,
 )
+from rules.gm.combat_state import CombatState, Dropped, Fighter, Foe
 from rules.gm.events import Action, Cost
-from rules.gm.gear import stabilisers
+from rules.gm.gear import stabilisers, use_up
+from rules.gm.table import ActionTable
 from rules.inventory import HANDS
 from rules.magic import SpellOutcome, cast_spell
 from rules.notation import Attack, Effect, Modifier, parse_attack
 
 if TYPE_CHECKING:
-    from rules.gm.engine import GM
+    from rules.gm.services import GM
     from rules.gm.state import Member
 
 #: "place 2 dodge token on a success. Add another one on a great success."
@@ -168,6 +173,28 @@ def _act(
 # --- listing ------------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Turn:
+    """The fighter whose action it is: what the combat table's listers and appliers receive."""
+
+    gm: GM
+    cs: CombatState
+    f: Fighter
+    who: Member
+
+
+#: The adventurers' actions in a fight, by kind (listed per fighter, in this order).
+TABLE: ActionTable[Turn] = ActionTable("combat")
+
+FighterLister = Callable[["GM", CombatState, Fighter, "Member"], list[Action]]
+
+
+def _for_fighter(fn: FighterLister) -> FighterLister:
+    """Register a lister written for one fighter (``gm, cs, f, who``)."""
+    TABLE.lister(lambda t: fn(t.gm, t.cs, t.f, t.who))
+    return fn
+
+
 def actions(gm: GM) -> list[Action]:
     cs = gm.c.combat
     if cs is None:
@@ -181,16 +208,8 @@ def actions(gm: GM) -> list[Action]:
 def fighter_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
     n = f.actions
     name = who.name
-    out: list[Action] = [_act(f"end:{f.id}", "end", f"End {name}'s turn", f, 0, rule="")]
-    out += _recover_actions(gm, cs, f, who)
-    out += _attack_actions(gm, cs, f, who)
-    out += _manoeuvre_actions(gm, cs, f, who)
-    out += _magic_actions(gm, cs, f, who)
-    out += _skill_actions(gm, cs, f, who)
-    out += _move_actions(gm, cs, f, who)
-    out += _other_actions(gm, cs, f, who)
     result: list[Action] = []
-    for a in out:
+    for a in TABLE.actions(Turn(gm, cs, f, who)):
         reason = a.reason
         if reason is None and a.cost.actions > n and a.kind != "break_free":
             reason = f"Needs {a.cost.actions} actions; {name} has {n} left."
@@ -202,6 +221,12 @@ def fighter_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
     return result
 
 
+@TABLE.lister
+def _end_actions(t: Turn) -> list[Action]:
+    return [_act(f"end:{t.f.id}", "end", f"End {t.who.name}'s turn", t.f, 0, rule="")]
+
+
+@_for_fighter
 def _recover_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
     out: list[Action] = []
     ch = who.adv.character
@@ -257,6 +282,7 @@ def _target_reason(gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, f
     return None
 
 
+@_for_fighter
 def _attack_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
     out: list[Action] = []
     arms = arms_of(gm, who, f)
@@ -286,6 +312,7 @@ def _attack_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
     return out
 
 
+@_for_fighter
 def _manoeuvre_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
     out: list[Action] = []
     arms = [a for a in arms_of(gm, who, f) if not a.spell]
@@ -378,6 +405,7 @@ def _manoeuvre_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list
     return out
 
 
+@_for_fighter
 def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
     out: list[Action] = []
     ch = who.adv.character
@@ -406,6 +434,7 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
     return out
 
 
+@_for_fighter
 def _skill_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
     out: list[Action] = []
     ch = who.adv.character
@@ -433,6 +462,7 @@ def _skill_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
     return out
 
 
+@_for_fighter
 def _move_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
     out: list[Action] = []
     steps, cost = move_steps(gm, who)
@@ -459,6 +489,7 @@ def _allies_close(gm: GM, cs: CombatState, f: Fighter) -> list[tuple[Fighter, Me
     return [(g, m) for g, m in core.standing(gm, cs) if g is not f and grid.close(g.tile, f.tile)]
 
 
+@_for_fighter
 def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
     out: list[Action] = []
     ch = who.adv.character
@@ -531,8 +562,6 @@ def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
 
 
 def apply(gm: GM, action: Action) -> None:
-    from rules.gm import combat_flow
-
     cs = gm.c.combat
     if cs is None:
         raise RuleError("there is no fight")
@@ -543,68 +572,132 @@ def apply(gm: GM, action: Action) -> None:
     cost = f.actions if action.kind == "break_free" else action.cost.actions
     f.actions -= cost
     f.turn_started = True
-    kind = action.kind
-    if kind == "end":
-        f.actions = 0
-    elif kind == "recover":
-        _recover(gm, cs, f, who, str(action.param("what")), action.param("attr"))
-    elif kind == "breath":
-        for a in ATTRS:
-            who.adv.character.recover_fatigue(a, 1)
-        gm.emit("breath", f"{who.name} catches their breath.", who=who.id)
-    elif kind == "attack":
-        arm = _arm(gm, who, f, str(action.param("arm")))
-        attack(gm, cs, f, who, arm, cs.foe(action.target or ""))
-    elif kind == "reload":
-        f.unloaded.remove(str(action.param("arm")))
-        gm.emit("reload", f"{who.name} reloads the {action.param('arm')}.", who=who.id)
-    elif kind == "manoeuvre":
-        _manoeuvre_apply(gm, cs, f, who, action)
-    elif kind == "cast":
-        _cast(gm, cs, f, who, str(action.param("spell")))
-    elif kind == "feint":
-        _feint(gm, cs, f, who, cs.foe(action.target or ""))
-    elif kind == "intimidate":
-        _intimidate(gm, cs, f, who)
-    elif kind == "fearless":
-        f.used.append("fearless")
-        who.adv.character.heal_wounds(Attr.PRE, 1)
-        gm.emit("heal", f"{who.name} steels themself: one presence wound heals.", who=who.id)
-    elif kind == "move":
-        _move(gm, cs, f, who, (int(action.param("x")), int(action.param("y"))))
-    elif kind == "flee":
-        f.fled = True
-        cs.last_blood = cs.round
-        f.shield = f.dodge = 0
-        gm.emit("flee", f"{who.name} flees through the door.", who=who.id)
-    elif kind == "defend":
-        _defend(gm, f, who)
-    elif kind == "dodge":
-        _dodge(gm, cs, f, who)
-    elif kind == "break_free":
-        _break_free(gm, cs, f, who)
-    elif kind == "item":
-        _use_item(gm, cs, f, who, str(action.param("item")), cs.fighter(action.target or ""))
-    elif kind == "stabilise":
-        _stabilise(gm, cs, f, who, str(action.param("item")), cs.fighter(action.target or ""))
-    elif kind == "help_up":
-        g = cs.fighter(action.target or "")
-        ally = core.member(gm, g.id)
-        if ally is not None:
-            ally.adv.character.condition = Condition.ACTIVE
-            gm.emit("help_up", f"{who.name} helps {ally.name} up.", who=who.id, ally=ally.id)
-    elif kind == "help":
-        _help(gm, cs, f, who, cs.fighter(action.target or ""))
-    elif kind == "detach":
-        _detach(gm, cs, f, who, cs.fighter(action.target or ""))
-    elif kind == "equip":
-        take_in_hand(gm, who, str(action.param("item")))
-    elif kind == "pickup":
-        drop = cs.dropped.pop(int(action.param("index")))
-        _give_back(gm, who, drop)
-    else:  # pragma: no cover - every listed kind has a branch
-        raise RuleError(f"unknown combat action {kind!r}")
+    TABLE.apply(Turn(gm, cs, f, who), action)
     combat_flow.advance(gm)
+
+
+@TABLE.applies("end")
+def _end(t: Turn, action: Action) -> None:
+    t.f.actions = 0
+
+
+@TABLE.applies("recover")
+def _recover_action(t: Turn, action: Action) -> None:
+    _recover(t.gm, t.cs, t.f, t.who, str(action.param("what")), action.param("attr"))
+
+
+@TABLE.applies("breath")
+def _breath(t: Turn, action: Action) -> None:
+    for a in ATTRS:
+        t.who.adv.character.recover_fatigue(a, 1)
+    t.gm.emit("breath", f"{t.who.name} catches their breath.", who=t.who.id)
+
+
+@TABLE.applies("attack")
+def _attack_action(t: Turn, action: Action) -> None:
+    arm = _arm(t.gm, t.who, t.f, str(action.param("arm")))
+    attack(t.gm, t.cs, t.f, t.who, arm, t.cs.foe(action.target or ""))
+
+
+@TABLE.applies("reload")
+def _reload(t: Turn, action: Action) -> None:
+    t.f.unloaded.remove(str(action.param("arm")))
+    t.gm.emit("reload", f"{t.who.name} reloads the {action.param('arm')}.", who=t.who.id)
+
+
+@TABLE.applies("manoeuvre")
+def _manoeuvre_action(t: Turn, action: Action) -> None:
+    _manoeuvre_apply(t.gm, t.cs, t.f, t.who, action)
+
+
+@TABLE.applies("cast")
+def _cast_action(t: Turn, action: Action) -> None:
+    _cast(t.gm, t.cs, t.f, t.who, str(action.param("spell")))
+
+
+@TABLE.applies("feint")
+def _feint_action(t: Turn, action: Action) -> None:
+    _feint(t.gm, t.cs, t.f, t.who, t.cs.foe(action.target or ""))
+
+
+@TABLE.applies("intimidate")
+def _intimidate_action(t: Turn, action: Action) -> None:
+    _intimidate(t.gm, t.cs, t.f, t.who)
+
+
+@TABLE.applies("fearless")
+def _fearless(t: Turn, action: Action) -> None:
+    t.f.used.append("fearless")
+    t.who.adv.character.heal_wounds(Attr.PRE, 1)
+    t.gm.emit("heal", f"{t.who.name} steels themself: one presence wound heals.", who=t.who.id)
+
+
+@TABLE.applies("move")
+def _move_action(t: Turn, action: Action) -> None:
+    _move(t.gm, t.cs, t.f, t.who, (int(action.param("x")), int(action.param("y"))))
+
+
+@TABLE.applies("flee")
+def _flee(t: Turn, action: Action) -> None:
+    t.f.fled = True
+    t.cs.last_blood = t.cs.round
+    t.f.shield = t.f.dodge = 0
+    t.gm.emit("flee", f"{t.who.name} flees through the door.", who=t.who.id)
+
+
+@TABLE.applies("defend")
+def _defend_action(t: Turn, action: Action) -> None:
+    _defend(t.gm, t.f, t.who)
+
+
+@TABLE.applies("dodge")
+def _dodge_action(t: Turn, action: Action) -> None:
+    _dodge(t.gm, t.cs, t.f, t.who)
+
+
+@TABLE.applies("break_free")
+def _break_free_action(t: Turn, action: Action) -> None:
+    _break_free(t.gm, t.cs, t.f, t.who)
+
+
+@TABLE.applies("item")
+def _item_action(t: Turn, action: Action) -> None:
+    _use_item(t.gm, t.cs, t.f, t.who, str(action.param("item")), t.cs.fighter(action.target or ""))
+
+
+@TABLE.applies("stabilise")
+def _stabilise_action(t: Turn, action: Action) -> None:
+    _stabilise(t.gm, t.cs, t.f, t.who, str(action.param("item")), t.cs.fighter(action.target or ""))
+
+
+@TABLE.applies("help_up")
+def _help_up(t: Turn, action: Action) -> None:
+    g = t.cs.fighter(action.target or "")
+    ally = core.member(t.gm, g.id)
+    if ally is not None:
+        ally.adv.character.condition = Condition.ACTIVE
+        t.gm.emit("help_up", f"{t.who.name} helps {ally.name} up.", who=t.who.id, ally=ally.id)
+
+
+@TABLE.applies("help")
+def _help_action(t: Turn, action: Action) -> None:
+    _help(t.gm, t.cs, t.f, t.who, t.cs.fighter(action.target or ""))
+
+
+@TABLE.applies("detach")
+def _detach_action(t: Turn, action: Action) -> None:
+    _detach(t.gm, t.cs, t.f, t.who, t.cs.fighter(action.target or ""))
+
+
+@TABLE.applies("equip")
+def _equip(t: Turn, action: Action) -> None:
+    take_in_hand(t.gm, t.who, str(action.param("item")))
+
+
+@TABLE.applies("pickup")
+def _pickup(t: Turn, action: Action) -> None:
+    drop = t.cs.dropped.pop(int(action.param("index")))
+    core.give_back(t.gm, t.who, drop)
 
 
 def _arm(gm: GM, who: Member, f: Fighter, key: str) -> Arm:
@@ -690,8 +783,6 @@ def _detach(gm: GM, cs: CombatState, f: Fighter, who: Member, g: Fighter) -> Non
 
 
 def _use_item(gm: GM, cs: CombatState, f: Fighter, who: Member, name: str, g: Fighter) -> None:
-    from rules.gm.exploration import use_up
-
     entry = next(i for i in gm.content.items.items if i.name == name)
     item = who.adv.inventory.find(name)
     target = core.member(gm, g.id)
@@ -703,7 +794,6 @@ def _use_item(gm: GM, cs: CombatState, f: Fighter, who: Member, name: str, g: Fi
 
 
 def _stabilise(gm: GM, cs: CombatState, f: Fighter, who: Member, name: str, g: Fighter) -> None:
-    from rules.gm.exploration import use_up
     from rules.injury import stabilise
 
     item = who.adv.inventory.find(name)
@@ -762,21 +852,6 @@ def take_in_hand(gm: GM, who: Member, name: str) -> None:
     gm.emit("equip", f"{who.name} takes the {name} in hand.", who=who.id, item=name)
 
 
-def _give_back(gm: GM, who: Member, drop: Dropped) -> None:
-    inv = who.adv.inventory
-    item = drop.item
-    free_hand = next((h for h in HANDS if not any(i.place == h and i.equipped for i in inv.items)), None)
-    if free_hand is not None and inv.free(free_hand) >= item.slots:
-        item.place, item.equipped = free_hand, True
-        inv.items.append(item)
-    else:
-        item.equipped = False
-        try:
-            inv.add(item)
-        except RuleError:
-            item.place = HANDS[0]
-            inv.items.append(item)
-    gm.emit("pickup", f"{who.name} picks up the {item.name}.", who=who.id, item=item.name)
 
 
 # --- attacks -------------------------------------------------------------------------------------------------
@@ -884,7 +959,7 @@ def attack(
     gm.emit("hit_foe", f"{who.name} hits {core.label(foe)}" + (" — a critical hit!" if crit else "."), who=who.id,
             foe=foe.id, critical=crit)  # fmt: skip
     was_alive = foe.active
-    dealt = core.hurt_foe(
+    dealt = hurt_foe(
         gm, cs, foe, wounds, f"{who.name}'s {arm.name}", effects=effects, attacker=f, magic=arm.spell,
         pre=Attr.PRE in atk.attributes, impact=arm.impact, ignore_resist=backstab,
     )  # fmt: skip
@@ -896,8 +971,6 @@ def attack(
 
 def _after_throw(gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, foe: Foe, mode: str) -> None:
     """A thrown weapon or item leaves the hand: a usage die for supplies, else it lands by the target."""
-    from rules.gm.exploration import use_up
-
     if not (arm.thrown or mode == "wing it"):
         return
     name = arm.item or arm.key.split(" (")[0]
@@ -1019,7 +1092,7 @@ def _charge(gm: GM, cs: CombatState, f: Fighter, who: Member, foe: Foe) -> None:
     for _ in range(steps):
         nxt = (foe.x + step[0], foe.y + step[1])
         if nxt not in tiles:
-            core.hurt_foe(gm, cs, foe, 1, "slammed into the wall", attacker=f, impact=True)
+            hurt_foe(gm, cs, foe, 1, "slammed into the wall", attacker=f, impact=True)
             if foe.active:
                 core.add_stun(gm, cs, foe, 1, "the charge")
             break
@@ -1047,7 +1120,7 @@ def _intimidate(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
         if grid.distance(f.tile, foe.tile) > grid.NEARBY:
             continue
         if _test(gm, cs, f, who, Attr.PRE, f"intimidating {core.label(foe)}").verdict.success:
-            core.hurt_foe(gm, cs, foe, atk.damage, f"{who.name}'s intimidation", effects=frozenset({Effect.NON_LETHAL}),
+            hurt_foe(gm, cs, foe, atk.damage, f"{who.name}'s intimidation", effects=frozenset({Effect.NON_LETHAL}),
                           attacker=f, pre=True)  # fmt: skip
 
 

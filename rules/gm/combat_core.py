@@ -11,20 +11,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.armor import ArmorPart, Defender, reduce_damage
 from rules.attributes import ATTRS
 from rules.character import Condition
+from rules.checks import RuleError
 from rules.content.effects import Outcome
 from rules.content.schema_bestiary import Monster, MonsterSpecial
 from rules.dice import d, roll_risk
 from rules.gm import combat_grid as grid
-from rules.gm.combat import CombatState, Dropped, Fighter, Foe
 from rules.gm.combat_gear import weapon_entry
+from rules.gm.combat_state import CombatState, Dropped, Fighter, Foe
 from rules.inventory import HANDS
 from rules.notation import Effect
 
 if TYPE_CHECKING:
-    from rules.gm.engine import GM
+    from rules.gm.services import GM
     from rules.gm.state import Member
 
 #: "Characters can't have more than 5 shield tokens at any time."
@@ -284,95 +284,6 @@ def disarm(gm: GM, cs: CombatState, fighter: Fighter, who: Member, reason: str) 
 # --- damage to enemies -------------------------------------------------------------------------------------
 
 
-def hurt_foe(
-    gm: GM,
-    cs: CombatState,
-    foe: Foe,
-    wounds: int,
-    reason: str,
-    *,
-    effects: frozenset[Effect] = frozenset(),
-    attacker: Fighter | None = None,
-    magic: bool = False,
-    fire: bool = False,
-    pre: bool = False,
-    impact: bool = False,
-    ignore_resist: bool = False,
-    hit: bool = True,
-) -> int:
-    """Wounds to an enemy: armour (breaks, never repaired), resistance, its special rules; returns wounds dealt."""
-    if not foe.active:
-        return 0
-    m = sheet(gm, foe.monster)
-    tags = rules_of(m)
-    if "ethereal" in tags and not magic:
-        gm.emit("immune", f"The blow passes through {label(foe)}: only magic, prayers or banishing hurt it.")
-        return 0
-    if "only_fire_or_spells" in tags and not (magic or fire):
-        gm.emit("immune", f"{label(foe)} cannot be harmed by regular weapons, only by fire or spells.")
-        return 0
-    if "immune_pre" in tags and pre:
-        gm.emit("immune", f"{label(foe)} is immune to PRE attacks.")
-        return 0
-    parts = [ArmorPart("armour", m.armor, foe.ap)] if m.armor > 0 and foe.ap > 0 else []
-    result = reduce_damage(
-        gm.rng,
-        max(0, wounds),
-        effects,
-        Defender(parts, resist=m.resist),
-        parts[0] if parts else None,
-        ignore_resist=ignore_resist,
-        impact=impact,
-    )
-    if parts:
-        foe.ap = parts[0].ap
-    dealt = result.wounds
-    cap = special(m, "damage_cap")
-    if cap is not None and cap.value is not None:
-        dealt = min(dealt, cap.value)
-    if Effect.NON_LETHAL in effects:
-        dealt = min(dealt, max(0, m.wounds - foe.wounds))  # non-lethal: ignore damage that would kill
-    foe.wounds += dealt
-    if dealt:
-        cs.last_blood = cs.round
-    text = f"{label(foe)} takes {dealt} wound(s) ({reason})"
-    if result.armor is not None and result.armor.faces:
-        text += f"; armour rolled {list(result.armor.faces)}, blocked {result.armor.blocked}"
-    if result.resisted:
-        text += f"; resisted {result.resisted}"
-    gm.emit(
-        "foe_damage",
-        text + ".",
-        foe=foe.id,
-        incoming=wounds,
-        dealt=dealt,
-        armour=list(result.armor.faces) if result.armor else [],
-        resisted=result.resisted,
-        wounds=foe.wounds,
-        ap=foe.ap,
-    )
-    if dealt and Effect.BLEEDING in effects and living(gm, m) and not foe.bleeding:
-        foe.bleeding = True
-        gm.emit("foe_bleeding", f"{label(foe)} is bleeding.", foe=foe.id)
-    if hit and "toxic_spores" in tags:
-        for f, _ in standing(gm, cs):
-            if grid.close(f.tile, foe.tile):
-                add_stun(gm, cs, f, 1, f"{foe.monster}'s spores")
-    if foe.wounds > m.wounds:
-        kill_foe(gm, cs, foe, attacker, reason)
-        return dealt
-    if hit and "will_to_live" in tags and dealt > 2:
-        foe.shield = min(MAX_SHIELD, foe.shield + 1)
-        gm.emit("foe_tokens", f"{label(foe)} will not die here: +1 shield token.", foe=foe.id)
-    if dealt and "acid_pustules" in tags:
-        from rules.gm.combat_foes import pustules
-
-        pustules(gm, cs, foe)
-    if hit and foe.active and "jumpy" in tags:
-        from rules.gm.combat_foes import jump
-
-        jump(gm, cs, foe)
-    return dealt
 
 
 def kill_foe(gm: GM, cs: CombatState, foe: Foe, killer: Fighter | None, reason: str) -> None:
@@ -417,3 +328,20 @@ def bleed_foe(gm: GM, cs: CombatState, foe: Foe) -> None:
             kill_foe(gm, cs, foe, None, "bleeding")
     else:
         gm.emit("foe_bleeds", f"{label(foe)} bleeds (d6: {face}): no wound.", foe=foe.id, face=face)
+
+
+def give_back(gm: GM, who: Member, drop: Dropped) -> None:
+    inv = who.adv.inventory
+    item = drop.item
+    free_hand = next((h for h in HANDS if not any(i.place == h and i.equipped for i in inv.items)), None)
+    if free_hand is not None and inv.free(free_hand) >= item.slots:
+        item.place, item.equipped = free_hand, True
+        inv.items.append(item)
+    else:
+        item.equipped = False
+        try:
+            inv.add(item)
+        except RuleError:
+            item.place = HANDS[0]
+            inv.items.append(item)
+    gm.emit("pickup", f"{who.name} picks up the {item.name}.", who=who.id, item=item.name)

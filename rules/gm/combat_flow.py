@@ -22,16 +22,15 @@ from typing import TYPE_CHECKING
 from rules.attributes import Attr
 from rules.character import Condition
 from rules.checks import RuleError
-from rules.gm import combat_actions as acts
 from rules.gm import combat_core as core
 from rules.gm import combat_foes as foes
 from rules.gm import combat_grid as grid
-from rules.gm.combat import CombatState, Fighter, Foe, FoeGroup, Tile
-from rules.gm.gear import stabilisers
+from rules.gm.combat_state import CombatState, Fighter, Foe, FoeGroup, Tile
+from rules.gm.gear import stabilisers, use_up
 from rules.gm.state import GroupState, Phase
 
 if TYPE_CHECKING:
-    from rules.gm.engine import GM
+    from rules.gm.services import GM
     from rules.gm.state import Member
 
 #: A fight in which no one is wounded, dies or flees for this many rounds breaks off (a stun-lock, enemies
@@ -377,7 +376,7 @@ def end(gm: GM, cs: CombatState, outcome: str) -> None:
     for drop in cs.dropped:
         owner = core.member(gm, drop.owner)
         if owner is not None:
-            acts._give_back(gm, owner, drop)
+            core.give_back(gm, owner, drop)
     cs.dropped = []
     if _challenging(gm, cs) and outcome in ("victory", "fled"):
         for g in cs.fighters:
@@ -398,18 +397,13 @@ def end(gm: GM, cs: CombatState, outcome: str) -> None:
         return
     gm.c.phase = Phase(cs.return_phase)
     if cs.counts_turn and gm.c.phase is Phase.EXPLORATION:
-        from rules.gm import exploration
-
-        exploration.end_turn(gm, 1, "combat")  # "The whole combat only counts as one exploration turn."
+        gm.procedures.end_turn(gm, 1, "combat")  # "The whole combat only counts as one exploration turn."
     if outside and gm.c.phase is Phase.EXPLORATION and gm.c.expedition is not None and not gm.c.expedition.exit_sealed:
-        from rules.gm import exploration
-
-        exploration.leave(gm)  # fled out through the way in: the expedition is over
+        gm.procedures.leave(gm)  # fled out through the way in: the expedition is over
 
 
 def _last_chance(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
     """Bleeding out when the fight ends: an ally with a first aid kit or medical supply stabilises them, or they die."""
-    from rules.gm.exploration import use_up
     from rules.injury import stabilise
 
     for m in gm.alive():

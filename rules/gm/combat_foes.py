@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rules.armor import ArmorPart
+from rules.armor import ArmorPart, Defender, reduce_damage
 from rules.attributes import Attr
 from rules.character import Condition
 from rules.checks import Side, TestRoll, evaluate
@@ -31,12 +31,14 @@ from rules.content.schema_bestiary import Monster, MonsterAction
 from rules.dice import roll
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
-from rules.gm.combat import CombatState, Fighter, Foe, Tile
 from rules.gm.combat_gear import shield_of
-from rules.notation import Attack, Modifier, parse_attack, parse_range
+from rules.gm.combat_state import CombatState, Fighter, Foe, Tile
+from rules.gm.services import armour_parts, store_armour
+from rules.gm.state import Phase
+from rules.notation import Attack, Effect, Modifier, parse_attack, parse_range
 
 if TYPE_CHECKING:
-    from rules.gm.engine import GM, Decider
+    from rules.gm.services import GM, Decider
     from rules.gm.state import Member
 
 #: The defence roll is a *test* (1s and 4s cost fatigue): "Player's may always choose to not roll any dice to avoid
@@ -142,8 +144,6 @@ def _free(cs: CombatState, t: Tile, me: Foe) -> bool:
 
 
 def over(gm: GM, cs: CombatState) -> bool:
-    from rules.gm.state import Phase
-
     return gm.c.phase is Phase.OVER or not core.standing(gm, cs) or not cs.active_foes()
 
 
@@ -563,7 +563,7 @@ def use(gm: GM, cs: CombatState, foe: Foe, m: Monster, a: MonsterAction, target:
         if a.friendly_fire:
             for other in cs.active_foes():
                 if other is not foe and _in_area(a, foe.tile, other.tile):
-                    core.hurt_foe(gm, cs, other, atk.damage, f"{foe.monster}'s {a.name}", effects=atk.effects)
+                    hurt_foe(gm, cs, other, atk.damage, f"{foe.monster}'s {a.name}", effects=atk.effects)
         if a.rule == "gaze_stun_close":
             for f, _ in core.standing(gm, cs):
                 if grid.close(f.tile, foe.tile):
@@ -807,7 +807,7 @@ def _shield_used(gm: GM, cs: CombatState, f: Fighter, who: Member, foe: Foe, *, 
         return
     item, entry = held
     if blocked and entry.spikes_wound and foe.active:
-        core.hurt_foe(gm, cs, foe, entry.spikes_wound, f"{who.name}'s {entry.name}", hit=False)
+        hurt_foe(gm, cs, foe, entry.spikes_wound, f"{who.name}'s {entry.name}", hit=False)
     if entry.break_risk:
         faces = roll(gm.rng, entry.break_risk)
         if 1 in faces:
@@ -879,8 +879,6 @@ def _on_hit(
 
 def _chew(gm: GM, who: Member) -> None:
     """Chew Armor: "Always destroys 1 armor point" of the target's armour (the piece with most points)."""
-    from rules.gm.engine import armour_parts, store_armour
-
     parts = armour_parts(gm, who)
     if not parts:
         return
@@ -927,3 +925,90 @@ def _ram(gm: GM, cs: CombatState, foe: Foe, a: MonsterAction, target: Fighter) -
             break
         foe.x, foe.y = nxt
         left -= 1
+
+
+def hurt_foe(
+    gm: GM,
+    cs: CombatState,
+    foe: Foe,
+    wounds: int,
+    reason: str,
+    *,
+    effects: frozenset[Effect] = frozenset(),
+    attacker: Fighter | None = None,
+    magic: bool = False,
+    fire: bool = False,
+    pre: bool = False,
+    impact: bool = False,
+    ignore_resist: bool = False,
+    hit: bool = True,
+) -> int:
+    """Wounds to an enemy: armour (breaks, never repaired), resistance, its core.special rules; returns wounds dealt."""
+    if not foe.active:
+        return 0
+    m = core.sheet(gm, foe.monster)
+    tags = core.rules_of(m)
+    if "ethereal" in tags and not magic:
+        gm.emit("immune", f"The blow passes through {core.label(foe)}: only magic, prayers or banishing hurt it.")
+        return 0
+    if "only_fire_or_spells" in tags and not (magic or fire):
+        gm.emit("immune", f"{core.label(foe)} cannot be harmed by regular weapons, only by fire or spells.")
+        return 0
+    if "immune_pre" in tags and pre:
+        gm.emit("immune", f"{core.label(foe)} is immune to PRE attacks.")
+        return 0
+    parts = [ArmorPart("armour", m.armor, foe.ap)] if m.armor > 0 and foe.ap > 0 else []
+    result = reduce_damage(
+        gm.rng,
+        max(0, wounds),
+        effects,
+        Defender(parts, resist=m.resist),
+        parts[0] if parts else None,
+        ignore_resist=ignore_resist,
+        impact=impact,
+    )
+    if parts:
+        foe.ap = parts[0].ap
+    dealt = result.wounds
+    cap = core.special(m, "damage_cap")
+    if cap is not None and cap.value is not None:
+        dealt = min(dealt, cap.value)
+    if Effect.NON_LETHAL in effects:
+        dealt = min(dealt, max(0, m.wounds - foe.wounds))  # non-lethal: ignore damage that would kill
+    foe.wounds += dealt
+    if dealt:
+        cs.last_blood = cs.round
+    text = f"{core.label(foe)} takes {dealt} wound(s) ({reason})"
+    if result.armor is not None and result.armor.faces:
+        text += f"; armour rolled {list(result.armor.faces)}, blocked {result.armor.blocked}"
+    if result.resisted:
+        text += f"; resisted {result.resisted}"
+    gm.emit(
+        "foe_damage",
+        text + ".",
+        foe=foe.id,
+        incoming=wounds,
+        dealt=dealt,
+        armour=list(result.armor.faces) if result.armor else [],
+        resisted=result.resisted,
+        wounds=foe.wounds,
+        ap=foe.ap,
+    )
+    if dealt and Effect.BLEEDING in effects and core.living(gm, m) and not foe.bleeding:
+        foe.bleeding = True
+        gm.emit("foe_bleeding", f"{core.label(foe)} is bleeding.", foe=foe.id)
+    if hit and "toxic_spores" in tags:
+        for f, _ in core.standing(gm, cs):
+            if grid.close(f.tile, foe.tile):
+                core.add_stun(gm, cs, f, 1, f"{foe.monster}'s spores")
+    if foe.wounds > m.wounds:
+        core.kill_foe(gm, cs, foe, attacker, reason)
+        return dealt
+    if hit and "will_to_live" in tags and dealt > 2:
+        foe.shield = min(core.MAX_SHIELD, foe.shield + 1)
+        gm.emit("foe_tokens", f"{core.label(foe)} will not die here: +1 shield token.", foe=foe.id)
+    if dealt and "acid_pustules" in tags:
+        pustules(gm, cs, foe)
+    if hit and foe.active and "jumpy" in tags:
+        jump(gm, cs, foe)
+    return dealt

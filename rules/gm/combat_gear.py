@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 from rules.attributes import Attr
 from rules.content.registry import Content
 from rules.content.schema_equipment import Shield, Weapon
-from rules.gm.combat import Fighter
+from rules.gm.combat_state import Fighter
 from rules.gm.gear import carries, kits
 from rules.inventory import HANDS, Carried
 from rules.notation import Attack, Range, parse_attack, parse_range
 
 if TYPE_CHECKING:
-    from rules.gm.engine import GM
+    from rules.gm.services import GM
     from rules.gm.state import Member
 
 #: Combat spells that turn into a ranged weapon for the rest of the fight (R43: Nearby).

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from rules.gm.combat import CombatState, Tile
+from rules.gm.combat_state import CombatState, Tile
 from rules.notation import RANGE_TILES, Range
 
 CLOSE = RANGE_TILES[Range.CLOSE] or 1

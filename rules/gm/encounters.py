@@ -32,6 +32,7 @@ table's, or "bribed").
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -42,11 +43,13 @@ from rules.attributes import Attr
 from rules.content.base import AttrCode, ContentError, Dice, Strict, check_unique, load_toml, resources_dir
 from rules.dice import DiceExpr, d
 from rules.gm.events import Action, Cost
+from rules.gm.gear import use_up
+from rules.gm.services import best
 from rules.gm.state import GroupState, Phase
 
 if TYPE_CHECKING:
     from rules.content.registry import Content
-    from rules.gm.engine import GM
+    from rules.gm.services import GM
     from rules.gm.site import SiteRoom
     from rules.gm.state import Member
     from rules.inventory import Carried
@@ -541,15 +544,21 @@ def actions(gm: GM) -> list[Action]:
 
 
 def _best(gm: GM, attr: Attr) -> Member:
-    from rules.gm.exploration import best
-
     return best(gm, attr)
 
 
-def parley(gm: GM) -> None:
-    """Parley (1 turn): the attitude (rolled if not known), then the PRE test moves it."""
-    from rules.gm import exploration
+@dataclass(frozen=True)
+class Blows:
+    """How a talk or an offer turns into a fight, if anyone still attacks once its turn is spent (the
+    exploration procedure spends the turn and starts the fight)."""
 
+    surprise: str | None
+    source: str
+    words: str = ""
+
+
+def parley(gm: GM) -> Blows:
+    """Parley (1 turn): the attitude (rolled if not known), then the PRE test moves it."""
     data = rules(gm)
     targets = _parley_targets(gm)
     was = {id(g): m for g, m in targets}
@@ -573,16 +582,11 @@ def parley(gm: GM) -> None:
         results.setdefault((after, was[id(g)] == FRIENDLY), []).append(g)
     for (after, friends), groups in results.items():
         _settle(gm, groups, after, None, "after the talk", was=FRIENDLY if friends else "")
-    exploration.end_turn(gm, 1, "parley")
-    if gm.c.phase is Phase.EXPLORATION and attackers(gm):
-        gm.emit("parley", "The talk turns to blows.")
-        exploration.fight_room(gm, surprise="enemies" if v.critical_failure else None, source="parley failed")
+    return Blows("enemies" if v.critical_failure else None, "parley failed", "The talk turns to blows.")
 
 
-def bribe(gm: GM, action: Action) -> None:
+def bribe(gm: GM, action: Action) -> Blows:
     """Offer food or silver (1 turn): the attitude (rolled as a peaceful approach if not known) decides."""
-    from rules.gm import exploration
-
     data = rules(gm).bribe
     currency = str(action.param("currency"))
     takers = _takers(gm, currency)
@@ -605,14 +609,10 @@ def bribe(gm: GM, action: Action) -> None:
             g.attitude = BRIBED
         what = f"{cost} ration{'s' if cost != 1 else ''}" if currency == "food" else f"{cost} silver"
         gm.emit("bribe", f"{_names(paying)} take {what}: they let you loot and pass.", paid=cost, currency=currency)
-    exploration.end_turn(gm, 1, "bribing")
-    if gm.c.phase is Phase.EXPLORATION and attackers(gm):
-        exploration.fight_room(gm, surprise=None, source="the offer is refused")
+    return Blows(None, "the offer is refused")
 
 
 def _pay(gm: GM, currency: str, amount: int) -> None:
-    from rules.gm.exploration import use_up
-
     left = amount
     if currency == "silver":
         for m in sorted(gm.alive(), key=lambda m: -m.adv.character.silver):

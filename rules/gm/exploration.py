@@ -27,19 +27,31 @@ from typing import TYPE_CHECKING
 from rules.attributes import ATTRS, Attr
 from rules.character import Condition
 from rules.checks import RuleError
-from rules.dice import DiceExpr, roll_usage
-from rules.gm import encounters
+from rules.gm import camp, combat, encounters, exploration_use, freeform, rearrange
 from rules.gm.events import Action, Cost
-from rules.gm.gear import stabilisers
+from rules.gm.gear import (
+    burn,
+    carrying,
+    light_entry,
+    light_noun,
+    light_source,
+    party_has_light,
+    snuff,
+    stabilisers,
+    use_up,
+)
+from rules.gm.places import blocked, door_state, found_hidden, key_for, live_monsters, move_cost, room_label
 from rules.gm.rearrange import free_action
-from rules.gm.site import SiteDoomStep, SiteLink, SiteRoom
-from rules.gm.state import DoorState, ExpeditionState, GroupState, Member, Phase, RoomState, TrapState
+from rules.gm.services import best
+from rules.gm.site import SiteDoomStep, SiteLink
+from rules.gm.state import ExpeditionState, Member, Phase
+from rules.gm.table import ActionTable
 from rules.injury import stabilise
 from rules.inventory import HANDS, Carried
 from rules.notation import parse_attack
 
 if TYPE_CHECKING:
-    from rules.gm.engine import GM
+    from rules.gm.services import GM
 
 NOISY = 1  # doom for forcing a door or breaking a barricade
 
@@ -47,213 +59,47 @@ NOISY = 1  # doom for forcing a door or breaking a barricade
 # --- rooms and doors ---------------------------------------------------------------------------------
 
 
-def fresh_room_state(room: SiteRoom) -> RoomState:
-    return RoomState(
-        monsters=[GroupState(g.monster, g.count, aware=g.aware) for g in room.monsters],
-        traps=[TrapState() for _ in room.traps],
-        corpses=["warded" if c.warded else "lying" for c in room.corpses],
-    )
 
 
-def door_state(gm: GM, link: SiteLink) -> DoorState:
-    lv = gm.level_state()
-    if link.id not in lv.doors:
-        lv.doors[link.id] = DoorState(opened=link.door == "archway")
-    return lv.doors[link.id]
 
 
-def _blocked(gm: GM, link: SiteLink) -> str | None:
-    """Why the party cannot pass ``link`` now (None: it can)."""
-    st = door_state(gm, link)
-    if link.door == "secret" and not st.found:
-        return "hidden"
-    if st.opened or st.broken:
-        return None
-    if link.door == "locked" and not st.unlocked:
-        return "The door is locked: use its key or pick the lock."
-    if link.door == "stuck":
-        return "The door is stuck: force it open (STR, noisy)."
-    if link.door == "barricaded":
-        return "The way is barricaded: break through (STR, noisy)."
-    return None
 
 
-def live_monsters(gm: GM, room_id: int | None = None) -> list[GroupState]:
-    return [g for g in gm.room_state(room_id).monsters if g.count > 0]
 
 
-def _room_label(gm: GM, room_id: int) -> str:
-    st = gm.room_state(room_id)
-    return f"{gm.room(room_id).name} (room {room_id})" if st.seen else f"an unexplored room ({room_id})"
 
 
-def move_cost(gm: GM, link: SiteLink, target: int) -> int:
-    visited = gm.room_state(target).visited
-    ranges = {r.name: r.max_tiles for r in gm.content.tables.ranges}
-    nearby, far = ranges["Nearby"] or 6, ranges["Far"] or 12
-    # backtracking to an explored room at most Nearby away is free; a corridor costs a turn more per Far of it
-    if visited and link.length <= nearby:
-        return 0  # "free when moving to somewhere already explored and close"
-    return 1 + max(0, (link.length - 1) // far)
 
 
 # --- who does it --------------------------------------------------------------------------------------
 
 
-def best(gm: GM, attr: Attr, members: list[Member] | None = None) -> Member:
-    """The adventurer with most available dice of ``attr`` (then proficiency)."""
-    pool = members if members is not None else gm.active()
-    if not pool:
-        raise RuleError("no one can act")
-    return max(pool, key=lambda m: (m.adv.character.available(attr), m.adv.character.attr(attr).proficiency))
 
 
-def carrying(gm: GM, name: str) -> tuple[Member, Carried] | None:
-    key = name.lower()
-    for m in gm.active():
-        for item in m.adv.inventory.items:
-            if item.name.lower() == key:
-                return m, item
-    return None
 
 
-def use_up(gm: GM, member: Member, item: Carried, units: int = 1) -> None:
-    """Spend ``units`` of a counted item (rations, torches), or roll its usage die."""
-    if item.usage is not None:
-        r = roll_usage(gm.rng, item.usage)
-        gm.emit(
-            "usage",
-            f"{item.name}: usage die d{r.before} rolls {r.face}"
-            + (" — used up" if r.exhausted else f" → d{r.after}" if r.downgraded else ""),
-            who=member.id,
-        )
-        if r.after is None:
-            member.adv.inventory.remove(item)
-        else:
-            item.usage = r.after
-        return
-    item.count -= units
-    if item.count <= 0:
-        member.adv.inventory.remove(item)
 
 
 # --- the light ---------------------------------------------------------------------------------------
 
 
-def _light_entry(gm: GM, name: str):  # type: ignore[no-untyped-def]
-    for i in gm.content.items.items:
-        if i.name.lower() == name.lower() and i.light is not None:
-            return i
-    return None
 
 
-def party_has_light(gm: GM) -> bool:
-    if gm.room().lit:
-        return True
-    return any(m.lit for m in gm.active())
 
 
-#: One of a light source's items, in a sentence: "Torches" is a pack, one torch burns at a time.
-_ONE_LIGHT = {"torches": "torch", "candles": "candle"}
 
 
-def light_noun(name: str, *, article: bool = True) -> str:
-    """``"a torch"`` for Torches, ``"a candle"`` for Candles, ``"a lantern"`` for a Lantern (no article:
-    ``"torch"``)."""
-    low = name.lower()
-    one = _ONE_LIGHT.get(low, low)
-    return f"{'an' if one[:1] in 'aeiou' else 'a'} {one}" if article else one
 
 
-def light_source(gm: GM, member: Member) -> str | None:
-    """Light a torch, a candle or the lantern carried by ``member`` (a quick action); returns its name.  A
-    partly burnt torch or candle is lit before a fresh one, and burns on from the usage die it had left."""
-    items = sorted(member.adv.inventory.items, key=lambda i: i.usage is None)  # stubs first
-    for item in items:
-        entry = _light_entry(gm, item.name)
-        if entry is None or entry.light is None:
-            continue
-        die = entry.light.usage_die or 4
-        if item.usage is not None and not entry.light.fuel:  # a stub: it burns on
-            die = item.usage
-            member.adv.inventory.remove(item)
-        elif entry.light.fuel:  # the lantern: burns its oil
-            if "lantern:dry" in item.notes:
-                fuel = next((i for i in member.adv.inventory.items if i.name == entry.light.fuel), None)
-                if fuel is None:
-                    continue
-                use_up(gm, member, fuel)
-                item.notes = item.notes.replace("lantern:dry", "").strip()
-        else:
-            use_up(gm, member, item)
-        member.lit = entry.name
-        assert gm.c.expedition is not None
-        gm.c.expedition.light_burns[member.id] = die
-        gm.c.expedition.dark = False
-        gm.emit("light", f"{member.name} lights {light_noun(entry.name)}.", who=member.id)
-        return str(entry.name)
-    return None
 
 
-def snuff(gm: GM, member: Member, reason: str, *, keep: bool = False) -> None:
-    """Put out ``member``'s light.  ``keep``: put out whole (by a wind, by daylight, on purpose), a torch or
-    candle goes back to the pack with the usage die it had left (R186); else (burnt out, drowned, lost) it is
-    gone."""
-    exp = gm.c.expedition
-    die = exp.light_burns.get(member.id) if exp is not None else None
-    if member.lit:
-        what = light_noun(member.lit, article=False)
-        gm.emit("light_out", f"{member.name}'s {what} goes out ({reason}).", who=member.id)
-        entry = _light_entry(gm, member.lit)
-        if keep and die and entry is not None and entry.light is not None and not entry.light.fuel:
-            _keep_stub(gm, member, str(entry.name), die)
-    member.lit = None
-    if exp is not None:
-        exp.light_burns.pop(member.id, None)
 
 
-def _keep_stub(gm: GM, member: Member, name: str, die: int) -> None:
-    """What is left of a lit torch or candle goes back to the pack, with its usage die."""
-    rarity = next((str(i.rarity) for i in gm.content.items.items if i.name == name), "common")
-    try:
-        member.adv.inventory.add(Carried(name, "", count=1, usage=die, rarity=rarity, notes="partly burnt"))
-    except RuleError:
-        gm.emit("item_lost", f"No room to keep the {light_noun(name, article=False)}: it is dropped.",
-                who=member.id, item=name)  # fmt: skip
-        return
-    gm.emit("stub", f"{member.name} keeps the {light_noun(name, article=False)} (Ud{die} left).", who=member.id,
-            item=name, usage=die)  # fmt: skip
 
 
-def _burn(gm: GM) -> None:
-    """After a decay: every burning light rolls its usage die; a spent one is gone."""
-    exp = gm.c.expedition
-    assert exp is not None
-    for m in gm.alive():
-        if not m.lit or m.id not in exp.light_burns:
-            continue
-        if exp.light_burns[m.id] == 0:  # magic light: "for 1 decay"
-            snuff(gm, m, "the spell fades")
-            continue
-        r = roll_usage(gm.rng, exp.light_burns[m.id])
-        if r.after is None:
-            lantern = next((i for i in m.adv.inventory.items if i.name == m.lit), None)
-            if lantern is not None and _light_entry(gm, m.lit) is not None:
-                entry = _light_entry(gm, m.lit)
-                if entry is not None and entry.light is not None and entry.light.fuel:
-                    lantern.notes = (lantern.notes + " lantern:dry").strip()
-            snuff(gm, m, "burnt out")
-        else:
-            exp.light_burns[m.id] = r.after
 
 
 # --- the turn ------------------------------------------------------------------------------------------
-
-
-def _freeform_kinds() -> frozenset[str]:
-    from rules.gm import freeform
-
-    return frozenset(freeform.KINDS)
 
 
 def end_turn(gm: GM, turns: int, reason: str) -> None:
@@ -282,7 +128,7 @@ def end_turn(gm: GM, turns: int, reason: str) -> None:
                 gm.decay(m)
                 if exp.decay_doubled and m in gm.alive():
                     gm.decay(m)
-            _burn(gm)
+            burn(gm)
         if gm.c.phase is not started:
             return
         if not party_has_light(gm):
@@ -363,8 +209,6 @@ def fire_doom(gm: GM, step: SiteDoomStep) -> None:
 
 
 def _enemies_arrive(gm: GM, groups: list[tuple[str, int]], source: str) -> None:
-    from rules.gm import combat
-
     if gm.c.phase is Phase.COMBAT and gm.c.combat is not None:
         combat.reinforce(gm, groups, source)
     elif gm.c.phase is Phase.CAMP:
@@ -374,70 +218,10 @@ def _enemies_arrive(gm: GM, groups: list[tuple[str, int]], source: str) -> None:
         combat.start(gm, groups, source=source)
 
 
-def roll_omen(gm: GM) -> None:
-    """The omens tracker filled: roll on the omens table and make the party pay."""
-    table = gm.content.tables.omens
-    face = DiceExpr.parse(table.dice).roll(gm.rng)
-    row = table.lookup(face)
-    gm.emit("omen", f"An omen: {row.text}", roll=face)
-    amount_dice: str | None = getattr(row, "amount", None)
-    amount = DiceExpr.parse(amount_dice).roll(gm.rng) if amount_dice else 0
-    special = row.special or ""
-    paid = 0
-    if special == "roll_decay_twice":
-        for m in list(gm.alive()):
-            gm.decay(m)
-            gm.decay(m)
-        return
-    if special == "break_equipped_items":
-        for _ in range(amount):
-            victims = [(m, i) for m in gm.alive() for i in m.adv.inventory.items if i.equipped]
-            if not victims:
-                break
-            m, item = victims[gm.rng.randrange(len(victims))]
-            _lose(gm, m, item, "broken by an omen")
-            paid += 1
-    else:
-        wanted = {
-            "discard_water": ("water",),
-            "discard_rations": ("ration",),
-            "discard_torches": ("torch",),
-            "discard_magic_items": ("scroll", "spell book", "holy relic", "panacea", "living ashes"),
-        }.get(special, ())
-        for _ in range(amount):
-            found = [
-                (m, i) for m in gm.alive() for i in m.adv.inventory.items if any(w in i.name.lower() for w in wanted)
-            ]
-            if not found:
-                break
-            m, item = found[0]
-            if item.count > 1:
-                item.count -= 1
-            else:
-                _lose(gm, m, item, "discarded by an omen")
-            paid += 1
-    if paid < amount:
-        # "discard/break as many as possible, and one and only one more time" (RULINGS)
-        gm.emit("omen_shortfall", "The omen could not be paid in full: the omens darken once more.")
-        gm.c.omens.filled = min(gm.c.omens.size - 1, gm.c.omens.filled + gm.content.tables.omens_shortfall.omens)
 
 
-def _lose(gm: GM, member: Member, item: Carried, why: str) -> None:
-    member.adv.inventory.remove(item)
-    if member.lit == item.name:
-        snuff(gm, member, why)
-    gm.emit("item_lost", f"{member.name}'s {item.name} is lost ({why}).", who=member.id, item=item.name)
 
 
-def break_equipment(gm: GM, member: Member, n: int, reason: str) -> None:
-    """Equipment breaks or is lost (decay 12): an equipped item first, else anything carried."""
-    for _ in range(n):
-        items = [i for i in member.adv.inventory.items if i.equipped] or list(member.adv.inventory.items)
-        if not items:
-            return
-        labels = [i.name for i in items]
-        pick = gm.decider.choose(gm, member, f"an item breaks ({reason})", labels)
-        _lose(gm, member, items[labels.index(pick)], reason)
 
 
 # --- entering and leaving -------------------------------------------------------------------------------
@@ -508,7 +292,6 @@ def _boss(gm: GM) -> str | None:
 def fight_room(gm: GM, surprise: str | None, source: str, *, everyone: bool = True) -> None:
     """A fight with the room's groups: all of them when the party attacks (``everyone``), else all but those
     at peace with the party (friendly, bribed), who stand aside.  Whoever fights is hostile from now on."""
-    from rules.gm import combat
 
     st = gm.room_state()
     idx = [i for i, g in enumerate(st.monsters) if g.count > 0 and (everyone or g.attitude not in encounters.AT_PEACE)]
@@ -539,8 +322,6 @@ def boss_defeated(gm: GM) -> bool:
 
 def leave(gm: GM) -> None:
     """Exit the expedition: doom +2 (the later chapter), then the interlude's sleep."""
-    from rules.gm import interlude
-
     exp = gm.c.expedition
     assert exp is not None
     if boss_defeated(gm):
@@ -554,7 +335,7 @@ def leave(gm: GM) -> None:
         gm.cure(m, "hopeless", "escaping alive from the dungeon")
     gm.emit("exit", f"The party leaves {gm.site(exp.location).title} after {exp.turns} turns.", turns=exp.turns)
     gm.c.expedition = None
-    interlude.start(gm, returning=True)
+    gm.procedures.start_interlude(gm)
 
 
 # --- actions -----------------------------------------------------------------------------------------------
@@ -564,37 +345,68 @@ def _turn_cost(n: int) -> Cost:
     return Cost(turns=n)
 
 
+TABLE: ActionTable[GM] = ActionTable("exploration")
+
+COME_TO = Action(
+    "come_to",
+    "come_to",
+    "Lie in the dark until someone comes to (1 turn)",
+    Cost(turns=1),
+    rule="Collapsed adventurers come to after a turn; the dying need someone standing.",
+)
+
+
 def actions(gm: GM) -> list[Action]:
-    exp = gm.c.expedition
-    if exp is None:
+    """The exploration actions, in the order of :data:`TABLE`'s listers (only coming to when no one can act)."""
+    if gm.c.expedition is None:
         return []
     if not gm.active():
-        return [
-            Action(
-                "come_to",
-                "come_to",
-                "Lie in the dark until someone comes to (1 turn)",
-                _turn_cost(1),
-                rule="Collapsed adventurers come to after a turn; the dying need someone standing.",
-            )
-        ]
+        return [COME_TO]
+    return TABLE.actions(gm)
+
+
+def apply(gm: GM, action: Action) -> None:
+    assert gm.c.expedition is not None
+    TABLE.apply(gm, action)
+
+
+def _exp(gm: GM) -> ExpeditionState:
+    exp = gm.c.expedition
+    assert exp is not None
+    return exp
+
+
+def _threat(gm: GM) -> bool:
+    """No looting, searching or resting but where it is safe."""
+    return bool(encounters.unsafe(gm))
+
+
+def _barred(gm: GM) -> bool:
+    """The stairs and the exit: not past those who watch and bar the way."""
+    return bool(encounters.barring(gm))
+
+
+def _link(gm: GM, action: Action) -> SiteLink:
+    return next(lk for lk in gm.site_level().links if lk.id == int(action.target or 0))
+
+
+# --- the ways on: doors and stairs ----------------------------------------------------------------------------
+
+
+@TABLE.lister
+def _way_actions(gm: GM) -> list[Action]:
+    exp = _exp(gm)
+    threat = _threat(gm)
     out: list[Action] = []
-    level = gm.site_level()
-    room = gm.room()
-    st = gm.room_state()
-    monsters = live_monsters(gm)
-    threat = bool(encounters.unsafe(gm))  # no looting, searching or resting but where it is safe
-    barred = bool(encounters.barring(gm))  # the stairs and the exit: not past those who watch and bar the way
-    # moving
-    for link in level.links_of(exp.room):
+    for link in gm.site_level().links_of(exp.room):
         target = link.other(exp.room)
-        why = _blocked(gm, link)
+        why = blocked(gm, link)
         if why == "hidden":
             continue
         door = door_state(gm, link)
         cost = move_cost(gm, link, target)
         way = "archway" if link.door == "archway" else f"{link.door} door"
-        label = f"Go to {_room_label(gm, target)} through the {way}"
+        label = f"Go to {room_label(gm, target)} through the {way}"
         reason = why
         if encounters.barring(gm) and target != exp.came_from:
             reason = reason or "Enemies bar the way: fight, parley, or go back the way you came."
@@ -635,7 +447,7 @@ def actions(gm: GM) -> list[Action]:
                 )
             )
         if link.door == "locked" and not (door.unlocked or door.broken):
-            key = _key_for(gm, link)
+            key = key_for(gm, link)
             picks = carrying(gm, "Lockpicking tools")
             out.append(
                 Action(
@@ -672,7 +484,8 @@ def actions(gm: GM) -> list[Action]:
                     target=str(link.id),
                 )
             )
-    for to_depth, to_room in room.stairs:
+    barred = _barred(gm)
+    for to_depth, to_room in gm.room().stairs:
         out.append(
             Action(
                 f"stairs:{to_depth}",
@@ -684,7 +497,88 @@ def actions(gm: GM) -> list[Action]:
                 params=(("room", to_room),),
             )
         )
-    # the room's contents
+    return out
+
+
+@TABLE.applies("move")
+def _move(gm: GM, action: Action) -> None:
+    exp = _exp(gm)
+    target = int(action.target or 0)
+    link = next(lk for lk in gm.site_level().links_of(exp.room) if lk.other(exp.room) == target)
+    door_state(gm, link).opened = True
+    turns = action.cost.turns
+    came = exp.room
+    if turns:
+        end_turn(gm, turns, "moving")
+    if gm.c.phase is Phase.EXPLORATION:
+        _arrive(gm, target, came)
+
+
+@TABLE.applies("stairs")
+def _stairs(gm: GM, action: Action) -> None:
+    exp = _exp(gm)
+    exp.depth = int(action.id.split(":")[1])
+    end_turn(gm, 1, "the stairs")
+    if gm.c.phase is Phase.EXPLORATION:
+        # room ids repeat across levels: no "came from" on arrival (flight falls back to the stairs room)
+        _arrive(gm, int(action.param("room")), None)
+
+
+@TABLE.applies("force", "break")
+def _force(gm: GM, action: Action) -> None:
+    kind = action.kind
+    link = _link(gm, action)
+    m = best(gm, Attr.STR)
+    roll = gm.test(m, Attr.STR, "forcing the door" if kind == "force" else "breaking the barricade")
+    if roll.verdict.success:
+        door_state(gm, link).broken = True
+        gm.emit("door", "The way is open.", link=link.id)
+    gm.advance_doom(NOISY, "noise")
+    end_turn(gm, 1, kind)
+
+
+@TABLE.applies("unlock")
+def _unlock(gm: GM, action: Action) -> None:
+    link = _link(gm, action)
+    door_state(gm, link).unlocked = True
+    gm.emit("door", "The key turns.", link=link.id)
+
+
+@TABLE.applies("pick")
+def _pick(gm: GM, action: Action) -> None:
+    link = _link(gm, action)
+    found = carrying(gm, "Lockpicking tools")
+    assert found is not None
+    m, tools = found
+    roll = gm.test(m, Attr.DEX, "picking the lock")
+    use_up(gm, m, tools)
+    if roll.verdict.success:
+        door_state(gm, link).unlocked = True
+        gm.emit("door", "The lock gives.", link=link.id)
+    end_turn(gm, 1, "picking a lock")
+
+
+@TABLE.applies("spike")
+def _spike(gm: GM, action: Action) -> None:
+    link = _link(gm, action)
+    found = carrying(gm, "Iron spikes")
+    assert found is not None
+    use_up(gm, found[0], found[1])
+    door_state(gm, link).spiked = True
+    gm.emit("door", "The door is spiked in place.", link=link.id)
+    end_turn(gm, 1, "spiking a door")
+
+
+# --- the room: its living, its loot, its secrets and traps ---------------------------------------------------
+
+
+@TABLE.lister
+def _room_actions(gm: GM) -> list[Action]:
+    room = gm.room()
+    st = gm.room_state()
+    monsters = live_monsters(gm)
+    threat = _threat(gm)
+    out: list[Action] = []
     if monsters:
         out.append(
             Action(
@@ -699,7 +593,7 @@ def actions(gm: GM) -> list[Action]:
         )
         out += encounters.actions(gm)
     loot_left = [
-        i for i, x in enumerate(room.loot) if i not in st.loot_taken and (not x.hidden or _found_hidden(gm, i))
+        i for i, x in enumerate(room.loot) if i not in st.loot_taken and (not x.hidden or found_hidden(gm, i))
     ]
     out.append(
         Action(
@@ -752,6 +646,57 @@ def actions(gm: GM) -> list[Action]:
                     "Enemies are here." if threat else None,
                 )
             )
+    return out
+
+
+@TABLE.applies("fight")
+def _fight(gm: GM, action: Action) -> None:
+    surprise = None if any(g.aware for g in live_monsters(gm)) else "party"
+    fight_room(gm, surprise=surprise, source="the party attacks")
+
+
+@TABLE.applies("parley")
+def _parley(gm: GM, action: Action) -> None:
+    _after_talk(gm, encounters.parley(gm), "parley")
+
+
+@TABLE.applies("bribe")
+def _bribe(gm: GM, action: Action) -> None:
+    _after_talk(gm, encounters.bribe(gm, action), "bribing")
+
+
+@TABLE.applies("loot")
+def _loot_action(gm: GM, action: Action) -> None:
+    _loot(gm)
+    end_turn(gm, 1, "looting")
+
+
+@TABLE.applies("search")
+def _search_action(gm: GM, action: Action) -> None:
+    _search(gm)
+    end_turn(gm, 1, "searching")
+
+
+@TABLE.applies("look_for_traps")
+def _traps_action(gm: GM, action: Action) -> None:
+    _look_for_traps(gm)
+    end_turn(gm, 1, "looking for traps")
+
+
+@TABLE.applies("disarm")
+def _disarm_action(gm: GM, action: Action) -> None:
+    _disarm(gm, int(action.id.split(":")[1]))
+    end_turn(gm, 1, "disarming")
+
+
+# --- rest, camp and the dying ---------------------------------------------------------------------------------
+
+
+@TABLE.lister
+def _rest_actions(gm: GM) -> list[Action]:
+    room = gm.room()
+    threat = _threat(gm)
+    out: list[Action] = []
     tired = [m for m in gm.active() if any(m.adv.character.attrs[a].fatigue for a in ATTRS)]
     shaken = all("shaken" in m.adv.character.afflictions for m in tired) if tired else False
     out.append(
@@ -789,16 +734,101 @@ def actions(gm: GM) -> list[Action]:
             out.append(Action(f"stabilise:{m.id}", "stabilise", f"Stabilise {m.name}", _turn_cost(1), kit is not None,
                               None if kit else "Needs a first aid kit or a medical supply.", who=m.id,
                               rule="A mortally wounded adventurer must be stabilised to wake up."))  # fmt: skip
-    from rules.gm import exploration_use
+    return out
 
-    if not threat:
+
+@TABLE.applies("catch_breath")
+def _catch_breath(gm: GM, action: Action) -> None:
+    for m in gm.active():
+        if "shaken" in m.adv.character.afflictions:
+            continue
+        for a in ATTRS:
+            m.adv.character.recover_fatigue(a, 1)
+    gm.emit("rest", "The party catches its breath.")
+    end_turn(gm, 1, "catching breath")
+
+
+@TABLE.applies("camp")
+def _camp(gm: GM, action: Action) -> None:
+    end_turn(gm, 1, "setting up camp")
+    if gm.c.phase is Phase.EXPLORATION:
+        camp.start(gm)
+
+
+@TABLE.applies("come_to")
+def _come_to(gm: GM, action: Action) -> None:
+    down = [m for m in gm.alive() if m.adv.character.condition is Condition.COLLAPSED]
+    if not down:
+        for m in list(gm.alive()):
+            gm.death(m, "no one was left standing to tend the dying")
+        return
+    for m in down:
+        m.adv.character.condition = Condition.ACTIVE
+        gm.emit("come_to", f"{m.name} comes to.", who=m.id)
+    end_turn(gm, 1, "lying in the dark")
+
+
+@TABLE.applies("stabilise")
+def _stabilise(gm: GM, action: Action) -> None:
+    found = next((c for c in (carrying(gm, n) for n in stabilisers(gm.content)) if c is not None), None)
+    assert found is not None
+    use_up(gm, found[0], found[1])
+    patient = gm.c.member(action.who or "")
+    stabilise(patient.adv.character)
+    gm.emit("stabilise", f"{found[0].name} stabilises {patient.name}.", who=patient.id)
+    end_turn(gm, 1, "tending the dying")
+
+
+# --- magic and items (rules.gm.exploration_use) ---------------------------------------------------------------
+
+
+@TABLE.lister
+def _use_actions(gm: GM) -> list[Action]:
+    out: list[Action] = []
+    if not _threat(gm):
         out += exploration_use.magic_actions(gm)
     out += exploration_use.item_actions(gm)
-    from rules.gm import freeform
+    return out
 
-    out += freeform.actions(gm)
+
+@TABLE.applies("use_item")
+def _use_item(gm: GM, action: Action) -> None:
+    turns = exploration_use.use_item(gm, action)
+    if turns:
+        end_turn(gm, turns, "using an item")
+
+
+@TABLE.applies("cast", "concentrate", "pray")
+def _magic(gm: GM, action: Action) -> None:
+    kind = action.kind
+    {"cast": exploration_use.cast, "concentrate": exploration_use.recall, "pray": exploration_use.pray}[kind](
+        gm, action
+    )
+    end_turn(gm, 1, kind)
+
+
+# --- freeform: features, the Die of Fate, listening (rules.gm.freeform) ----------------------------------------
+
+
+TABLE.lister(freeform.actions)
+
+
+@TABLE.applies(*freeform.KINDS)
+def _freeform(gm: GM, action: Action) -> None:
+    turns = freeform.apply(gm, action)
+    if turns:
+        end_turn(gm, turns, action.kind)
+
+
+# --- the light -----------------------------------------------------------------------------------------------
+
+
+@TABLE.lister
+def _light_actions(gm: GM) -> list[Action]:
+    exp = _exp(gm)
+    out: list[Action] = []
     for m in gm.active():
-        if not m.lit and any(_light_entry(gm, i.name) for i in m.adv.inventory.items):
+        if not m.lit and any(light_entry(gm, i.name) for i in m.adv.inventory.items):
             out.append(Action(f"light:{m.id}", "light", f"{m.name} lights a light", Cost(), who=m.id))
         die = exp.light_burns.get(m.id)
         if m.lit and die:  # a torch, candle or lantern (a magic light has no die: it cannot be saved)
@@ -806,195 +836,84 @@ def actions(gm: GM) -> list[Action]:
             what = light_noun(m.lit, article=False)
             out.append(Action(f"snuff:{m.id}", "snuff", f"{m.name} snuffs out the {what} (kept, Ud{die} left)",
                               free, who=m.id, rule=rule))  # fmt: skip
-    if room.entrance and exp.depth == 1:
-        out.append(
-            Action(
-                "exit",
-                "exit",
-                "Leave the dungeon",
-                Cost(),
-                not barred and not exp.exit_sealed,
-                "Enemies are here." if barred else "The way out is sealed." if exp.exit_sealed else None,
-                rule="Exit: leaving always advances the doom tracker 2 steps.",
-            )
-        )
-        if exp.exit_sealed:
-            out.append(
-                Action(
-                    "unseal",
-                    "unseal",
-                    "Force the sealed way out (STR, noisy)",
-                    _turn_cost(1),
-                    not barred,
-                    "Enemies are here." if barred else None,
-                    rule="The way out was sealed by the dungeon; breaking through is loud work (RULINGS).",
-                )
-            )
-    from rules.gm import rearrange
-
-    out += rearrange.actions(gm)  # free: rearranging one's trappings (last: the desktop drags items for them)
     return out
 
 
-def _found_hidden(gm: GM, loot_index: int) -> bool:
-    room = gm.room()
-    st = gm.room_state()
-    name = room.loot[loot_index].name
-    return any(room.secrets[i].kind == "treasure" and room.secrets[i].reveals == name for i in st.secrets_found)
+@TABLE.applies("light")
+def _light(gm: GM, action: Action) -> None:
+    light_source(gm, gm.c.member(action.who or ""))
 
 
-def _key_for(gm: GM, link: SiteLink) -> Carried | None:
-    wanted = f"key to the locked door between rooms {link.a} and {link.b}"
-    for m in gm.alive():
-        for item in m.adv.inventory.items:
-            if item.name.lower() == wanted:
-                return item
-    return None
+@TABLE.applies("snuff")
+def _snuff(gm: GM, action: Action) -> None:
+    snuff(gm, gm.c.member(action.who or ""), "snuffed out", keep=True)
 
 
-def apply(gm: GM, action: Action) -> None:
-    exp = gm.c.expedition
-    assert exp is not None
-    kind = action.kind
-    level = gm.site_level()
-    if kind == "move":
-        target = int(action.target or 0)
-        link = next(lk for lk in level.links_of(exp.room) if lk.other(exp.room) == target)
-        door_state(gm, link).opened = True
-        turns = action.cost.turns
-        came = exp.room
-        if turns:
-            end_turn(gm, turns, "moving")
-        if gm.c.phase is Phase.EXPLORATION:
-            _arrive(gm, target, came)
-    elif kind == "stairs":
-        exp.depth = int(action.id.split(":")[1])
-        end_turn(gm, 1, "the stairs")
-        if gm.c.phase is Phase.EXPLORATION:
-            # room ids repeat across levels: no "came from" on arrival (flight falls back to the stairs room)
-            _arrive(gm, int(action.param("room")), None)
-    elif kind in ("force", "break"):
-        link = next(lk for lk in level.links if lk.id == int(action.target or 0))
-        m = best(gm, Attr.STR)
-        roll = gm.test(m, Attr.STR, "forcing the door" if kind == "force" else "breaking the barricade")
-        if roll.verdict.success:
-            door_state(gm, link).broken = True
-            gm.emit("door", "The way is open.", link=link.id)
-        gm.advance_doom(NOISY, "noise")
-        end_turn(gm, 1, kind)
-    elif kind == "unlock":
-        link = next(lk for lk in level.links if lk.id == int(action.target or 0))
-        door_state(gm, link).unlocked = True
-        gm.emit("door", "The key turns.", link=link.id)
-    elif kind == "pick":
-        link = next(lk for lk in level.links if lk.id == int(action.target or 0))
-        found = carrying(gm, "Lockpicking tools")
-        assert found is not None
-        m, tools = found
-        roll = gm.test(m, Attr.DEX, "picking the lock")
-        use_up(gm, m, tools)
-        if roll.verdict.success:
-            door_state(gm, link).unlocked = True
-            gm.emit("door", "The lock gives.", link=link.id)
-        end_turn(gm, 1, "picking a lock")
-    elif kind == "spike":
-        link = next(lk for lk in level.links if lk.id == int(action.target or 0))
-        found = carrying(gm, "Iron spikes")
-        assert found is not None
-        use_up(gm, found[0], found[1])
-        door_state(gm, link).spiked = True
-        gm.emit("door", "The door is spiked in place.", link=link.id)
-        end_turn(gm, 1, "spiking a door")
-    elif kind == "fight":
-        surprise = None if any(g.aware for g in live_monsters(gm)) else "party"
-        fight_room(gm, surprise=surprise, source="the party attacks")
-    elif kind == "parley":
-        encounters.parley(gm)
-    elif kind == "bribe":
-        encounters.bribe(gm, action)
-    elif kind == "loot":
-        _loot(gm)
-        end_turn(gm, 1, "looting")
-    elif kind == "search":
-        _search(gm)
-        end_turn(gm, 1, "searching")
-    elif kind == "look_for_traps":
-        _look_for_traps(gm)
-        end_turn(gm, 1, "looking for traps")
-    elif kind == "disarm":
-        _disarm(gm, int(action.id.split(":")[1]))
-        end_turn(gm, 1, "disarming")
-    elif kind == "catch_breath":
-        for m in gm.active():
-            if "shaken" in m.adv.character.afflictions:
-                continue
-            for a in ATTRS:
-                m.adv.character.recover_fatigue(a, 1)
-        gm.emit("rest", "The party catches its breath.")
-        end_turn(gm, 1, "catching breath")
-    elif kind == "camp":
-        from rules.gm import camp
+# --- the way out ---------------------------------------------------------------------------------------------
 
-        end_turn(gm, 1, "setting up camp")
-        if gm.c.phase is Phase.EXPLORATION:
-            camp.start(gm)
-    elif kind == "come_to":
-        down = [m for m in gm.alive() if m.adv.character.condition is Condition.COLLAPSED]
-        if not down:
-            for m in list(gm.alive()):
-                gm.death(m, "no one was left standing to tend the dying")
-            return
-        for m in down:
-            m.adv.character.condition = Condition.ACTIVE
-            gm.emit("come_to", f"{m.name} comes to.", who=m.id)
-        end_turn(gm, 1, "lying in the dark")
-    elif kind == "stabilise":
-        found = next((c for c in (carrying(gm, n) for n in stabilisers(gm.content)) if c is not None), None)
-        assert found is not None
-        use_up(gm, found[0], found[1])
-        patient = gm.c.member(action.who or "")
-        stabilise(patient.adv.character)
-        gm.emit("stabilise", f"{found[0].name} stabilises {patient.name}.", who=patient.id)
-        end_turn(gm, 1, "tending the dying")
-    elif kind in _freeform_kinds():
-        from rules.gm import freeform
 
-        turns = freeform.apply(gm, action)
-        if turns:
-            end_turn(gm, turns, kind)
-    elif kind == "light":
-        light_source(gm, gm.c.member(action.who or ""))
-    elif kind == "snuff":
-        snuff(gm, gm.c.member(action.who or ""), "snuffed out", keep=True)
-    elif kind == "use_item":
-        from rules.gm.exploration_use import use_item
-
-        turns = use_item(gm, action)
-        if turns:
-            end_turn(gm, turns, "using an item")
-    elif kind in ("cast", "concentrate", "pray"):
-        from rules.gm import exploration_use
-
-        {"cast": exploration_use.cast, "concentrate": exploration_use.recall, "pray": exploration_use.pray}[kind](
-            gm, action
+@TABLE.lister
+def _exit_actions(gm: GM) -> list[Action]:
+    exp = _exp(gm)
+    if not (gm.room().entrance and exp.depth == 1):
+        return []
+    barred = _barred(gm)
+    out = [
+        Action(
+            "exit",
+            "exit",
+            "Leave the dungeon",
+            Cost(),
+            not barred and not exp.exit_sealed,
+            "Enemies are here." if barred else "The way out is sealed." if exp.exit_sealed else None,
+            rule="Exit: leaving always advances the doom tracker 2 steps.",
         )
-        end_turn(gm, 1, kind)
-    elif kind == "unseal":
-        m = best(gm, Attr.STR)
-        roll = gm.test(m, Attr.STR, "forcing the sealed way out")
-        if roll.verdict.success:
-            exp.exit_sealed = False
-            gm.emit("door", "The way out gives: daylight, or what passes for it.")
-        gm.advance_doom(NOISY, "noise")
-        end_turn(gm, 1, "forcing the way out")
-    elif kind == "exit":
-        leave(gm)
-    elif kind in ("equip", "stow"):
-        from rules.gm import rearrange
+    ]
+    if exp.exit_sealed:
+        out.append(
+            Action(
+                "unseal",
+                "unseal",
+                "Force the sealed way out (STR, noisy)",
+                _turn_cost(1),
+                not barred,
+                "Enemies are here." if barred else None,
+                rule="The way out was sealed by the dungeon; breaking through is loud work (RULINGS).",
+            )
+        )
+    return out
 
-        rearrange.apply(gm, action)
-    else:  # pragma: no cover - every listed action has a branch
-        raise RuleError(f"unknown exploration action {kind!r}")
+
+@TABLE.applies("unseal")
+def _unseal(gm: GM, action: Action) -> None:
+    m = best(gm, Attr.STR)
+    roll = gm.test(m, Attr.STR, "forcing the sealed way out")
+    if roll.verdict.success:
+        _exp(gm).exit_sealed = False
+        gm.emit("door", "The way out gives: daylight, or what passes for it.")
+    gm.advance_doom(NOISY, "noise")
+    end_turn(gm, 1, "forcing the way out")
+
+
+@TABLE.applies("exit")
+def _exit(gm: GM, action: Action) -> None:
+    leave(gm)
+
+
+# --- rearranging one's trappings (free; last: the desktop drags items for them) -----------------------------
+
+
+TABLE.lister(rearrange.actions)
+TABLE.applies(*rearrange.KINDS)(rearrange.apply)
+
+
+def _after_talk(gm: GM, blows: encounters.Blows, reason: str) -> None:
+    """A parley or a bribe spent its turn; whoever still attacks starts the fight."""
+    end_turn(gm, 1, reason)
+    if gm.c.phase is Phase.EXPLORATION and encounters.attackers(gm):
+        if blows.words:
+            gm.emit("parley", blows.words)
+        fight_room(gm, surprise=blows.surprise, source=blows.source)
 
 
 def _trap_goes_off(gm: GM, index: int, victim: Member) -> None:
@@ -1035,7 +954,7 @@ def _loot(gm: GM) -> None:
     taken: list[str] = []
     left: list[str] = []
     for i, loot in enumerate(room.loot):
-        if i in st.loot_taken or (loot.hidden and not _found_hidden(gm, i)):
+        if i in st.loot_taken or (loot.hidden and not found_hidden(gm, i)):
             continue
         slots = 0 if loot.name.lower().startswith("key to") else (2 if loot.big else 1)
         item = Carried(loot.name, "", slots=slots, count=loot.count, rarity=loot.rarity, value=loot.value)
@@ -1112,4 +1031,4 @@ def _disarm(gm: GM, index: int) -> None:
 
 
 # re-exported for the other procedures
-__all__ = ["HANDS", "actions", "apply", "end_turn", "enter", "fire_doom", "fresh_room_state", "roll_omen"]
+__all__ = ["HANDS", "actions", "apply", "end_turn", "enter", "fire_doom"]

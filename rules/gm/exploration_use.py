@@ -22,14 +22,14 @@ from rules.attributes import ATTRS, Attr
 from rules.checks import RuleError
 from rules.dice import DiceExpr
 from rules.gm.events import Action, Cost
-from rules.gm.gear import carries
+from rules.gm.gear import carries, use_up
 from rules.gm.state import Member
 from rules.inventory import Carried
 from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, concentrate, invoke_prayer
 
 if TYPE_CHECKING:
     from rules.content.schema_equipment import Item
-    from rules.gm.engine import GM
+    from rules.gm.services import GM
 
 LIGHT_SPELL = "Light"
 
@@ -110,8 +110,6 @@ def use_item(gm: GM, action: Action) -> int:
 
 
 def _spend(gm: GM, owner: Member, carried: Carried) -> None:
-    from rules.gm.exploration import use_up
-
     use_up(gm, owner, carried)
 
 

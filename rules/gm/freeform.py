@@ -61,12 +61,15 @@ from rules.content.effects import AFFLICTIONS
 from rules.dice import d, roll_risk
 from rules.gm.encounters import AT_PEACE
 from rules.gm.events import Action, Cost
+from rules.gm.gear import use_up
+from rules.gm.places import door_state
+from rules.gm.state import Phase
 from rules.notation import NotationError, parse_attack
 
 if TYPE_CHECKING:
     from rules.content.schema_freeform import FateFace, Verb, VerbOutcome
     from rules.content.schema_tables import Skill
-    from rules.gm.engine import GM
+    from rules.gm.services import GM
     from rules.gm.site import SiteFeature, SiteLink
     from rules.gm.state import GroupState, Member
     from rules.inventory import Carried
@@ -197,8 +200,6 @@ def attempt(gm: GM, verb: Verb | None, attr: Attr | None, member: Member, reason
         who, item, spend = lg.item
         gm.emit("gear", f"{member.name} uses {item.name.lower()} ({reason}).", who=member.id, item=item.name)
         if spend:
-            from rules.gm.exploration import use_up
-
             use_up(gm, who, item)
     if lg.all:
         gm.emit("freeform_sure", f"{member.name} has the time, the gear and the skill: no roll is needed.",
@@ -297,7 +298,6 @@ def outcome_effects(out: VerbOutcome, attr: Attr | None) -> list[Plain]:
 
 def apply_effects(gm: GM, member: Member, effects: list[Plain], reason: str) -> None:
     """Apply ``effects`` through the GM's services; the doom last (its events may start a fight)."""
-    from rules.gm.state import Phase
 
     doom = 0
     for e in effects:
@@ -356,8 +356,6 @@ def _room_label(gm: GM, room_id: int) -> str:
 
 def _closed_doors(gm: GM) -> list[SiteLink]:
     """The room's doors that are shut: not archways, not hidden, not opened or broken."""
-    from rules.gm.exploration import door_state
-
     exp = gm.c.expedition
     assert exp is not None
     out = []
@@ -437,8 +435,6 @@ def actions(gm: GM) -> list[Action]:
                           Cost(turns=ff.listen.turns), busy is None, busy, target=str(target),
                           params=(("link", link.id),), rule=ff.listen.rule))  # fmt: skip
     # the catalogue
-    from rules.gm.exploration import door_state
-
     for verb in ff.verbs:
         if verb.target == "door":
             for link in doors:
@@ -545,8 +541,6 @@ def apply(gm: GM, action: Action) -> int:
 
 
 def _freeform(gm: GM, action: Action) -> int:
-    from rules.gm.exploration import door_state
-
     verb = gm.content.freeform.verb(str(action.param("verb")))
     attr = Attr(verb.attr) if verb.attr else None
     member = gm.c.member(action.who) if action.who else actor(gm, attr, verb)

@@ -1,17 +1,25 @@
-"""What items serve as: the starting kits and the item table mark conductors, grimoires and holy symbols.
+"""What the party carries: kits and flagged items, counted and usage-die items, light sources, losses.
 
-One lookup for every procedure (exploration's casting, combat's spells, the camp's study), built once per
-content and kept with it.
+* What items serve as: the starting kits and the item table mark conductors, grimoires and holy symbols; one
+  lookup for every procedure (exploration's casting, combat's spells, the camp's study), built once per
+  content and kept with it.
+* Spending an item (:func:`use_up`: a count, or its usage die), finding who carries one (:func:`carrying`).
+* The light: lighting a torch, candle or lantern, putting it out, burning it down after a decay.
+* Losing and breaking equipment (decay, omens).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+from rules.checks import RuleError
 from rules.content.registry import Content
+from rules.dice import roll_usage
+from rules.inventory import Carried
 
 if TYPE_CHECKING:
     from rules.content.schema_creation import Kit
+    from rules.gm.services import GM
     from rules.gm.state import Member
 
 Flag = Literal["conductor", "grimoire", "holy_symbol"]
@@ -50,3 +58,157 @@ def stabilisers(content: Content) -> tuple[str, ...]:
     by their item-table names (the mortal wound rules list them; the spell is not an item)."""
     wanted = {n.lower() for n in content.tables.mortal_wound_rules.stabilise_with}
     return tuple(i.name for i in content.items.items if i.name.lower() in wanted)
+
+
+def carrying(gm: GM, name: str) -> tuple[Member, Carried] | None:
+    key = name.lower()
+    for m in gm.active():
+        for item in m.adv.inventory.items:
+            if item.name.lower() == key:
+                return m, item
+    return None
+
+
+def use_up(gm: GM, member: Member, item: Carried, units: int = 1) -> None:
+    """Spend ``units`` of a counted item (rations, torches), or roll its usage die."""
+    if item.usage is not None:
+        r = roll_usage(gm.rng, item.usage)
+        gm.emit(
+            "usage",
+            f"{item.name}: usage die d{r.before} rolls {r.face}"
+            + (" — used up" if r.exhausted else f" → d{r.after}" if r.downgraded else ""),
+            who=member.id,
+        )
+        if r.after is None:
+            member.adv.inventory.remove(item)
+        else:
+            item.usage = r.after
+        return
+    item.count -= units
+    if item.count <= 0:
+        member.adv.inventory.remove(item)
+
+
+def light_entry(gm: GM, name: str):  # type: ignore[no-untyped-def]
+    for i in gm.content.items.items:
+        if i.name.lower() == name.lower() and i.light is not None:
+            return i
+    return None
+
+
+def party_has_light(gm: GM) -> bool:
+    if gm.room().lit:
+        return True
+    return any(m.lit for m in gm.active())
+
+
+#: One of a light source's items, in a sentence: "Torches" is a pack, one torch burns at a time.
+_ONE_LIGHT = {"torches": "torch", "candles": "candle"}
+
+
+def light_noun(name: str, *, article: bool = True) -> str:
+    """``"a torch"`` for Torches, ``"a candle"`` for Candles, ``"a lantern"`` for a Lantern (no article:
+    ``"torch"``)."""
+    low = name.lower()
+    one = _ONE_LIGHT.get(low, low)
+    return f"{'an' if one[:1] in 'aeiou' else 'a'} {one}" if article else one
+
+
+def light_source(gm: GM, member: Member) -> str | None:
+    """Light a torch, a candle or the lantern carried by ``member`` (a quick action); returns its name.  A
+    partly burnt torch or candle is lit before a fresh one, and burns on from the usage die it had left."""
+    items = sorted(member.adv.inventory.items, key=lambda i: i.usage is None)  # stubs first
+    for item in items:
+        entry = light_entry(gm, item.name)
+        if entry is None or entry.light is None:
+            continue
+        die = entry.light.usage_die or 4
+        if item.usage is not None and not entry.light.fuel:  # a stub: it burns on
+            die = item.usage
+            member.adv.inventory.remove(item)
+        elif entry.light.fuel:  # the lantern: burns its oil
+            if "lantern:dry" in item.notes:
+                fuel = next((i for i in member.adv.inventory.items if i.name == entry.light.fuel), None)
+                if fuel is None:
+                    continue
+                use_up(gm, member, fuel)
+                item.notes = item.notes.replace("lantern:dry", "").strip()
+        else:
+            use_up(gm, member, item)
+        member.lit = entry.name
+        assert gm.c.expedition is not None
+        gm.c.expedition.light_burns[member.id] = die
+        gm.c.expedition.dark = False
+        gm.emit("light", f"{member.name} lights {light_noun(entry.name)}.", who=member.id)
+        return str(entry.name)
+    return None
+
+
+def snuff(gm: GM, member: Member, reason: str, *, keep: bool = False) -> None:
+    """Put out ``member``'s light.  ``keep``: put out whole (by a wind, by daylight, on purpose), a torch or
+    candle goes back to the pack with the usage die it had left (R186); else (burnt out, drowned, lost) it is
+    gone."""
+    exp = gm.c.expedition
+    die = exp.light_burns.get(member.id) if exp is not None else None
+    if member.lit:
+        what = light_noun(member.lit, article=False)
+        gm.emit("light_out", f"{member.name}'s {what} goes out ({reason}).", who=member.id)
+        entry = light_entry(gm, member.lit)
+        if keep and die and entry is not None and entry.light is not None and not entry.light.fuel:
+            _keep_stub(gm, member, str(entry.name), die)
+    member.lit = None
+    if exp is not None:
+        exp.light_burns.pop(member.id, None)
+
+
+def _keep_stub(gm: GM, member: Member, name: str, die: int) -> None:
+    """What is left of a lit torch or candle goes back to the pack, with its usage die."""
+    rarity = next((str(i.rarity) for i in gm.content.items.items if i.name == name), "common")
+    try:
+        member.adv.inventory.add(Carried(name, "", count=1, usage=die, rarity=rarity, notes="partly burnt"))
+    except RuleError:
+        gm.emit("item_lost", f"No room to keep the {light_noun(name, article=False)}: it is dropped.",
+                who=member.id, item=name)  # fmt: skip
+        return
+    gm.emit("stub", f"{member.name} keeps the {light_noun(name, article=False)} (Ud{die} left).", who=member.id,
+            item=name, usage=die)  # fmt: skip
+
+
+def burn(gm: GM) -> None:
+    """After a decay: every burning light rolls its usage die; a spent one is gone."""
+    exp = gm.c.expedition
+    assert exp is not None
+    for m in gm.alive():
+        if not m.lit or m.id not in exp.light_burns:
+            continue
+        if exp.light_burns[m.id] == 0:  # magic light: "for 1 decay"
+            snuff(gm, m, "the spell fades")
+            continue
+        r = roll_usage(gm.rng, exp.light_burns[m.id])
+        if r.after is None:
+            lantern = next((i for i in m.adv.inventory.items if i.name == m.lit), None)
+            if lantern is not None and light_entry(gm, m.lit) is not None:
+                entry = light_entry(gm, m.lit)
+                if entry is not None and entry.light is not None and entry.light.fuel:
+                    lantern.notes = (lantern.notes + " lantern:dry").strip()
+            snuff(gm, m, "burnt out")
+        else:
+            exp.light_burns[m.id] = r.after
+
+
+def lose(gm: GM, member: Member, item: Carried, why: str) -> None:
+    member.adv.inventory.remove(item)
+    if member.lit == item.name:
+        snuff(gm, member, why)
+    gm.emit("item_lost", f"{member.name}'s {item.name} is lost ({why}).", who=member.id, item=item.name)
+
+
+def break_equipment(gm: GM, member: Member, n: int, reason: str) -> None:
+    """Equipment breaks or is lost (decay 12): an equipped item first, else anything carried."""
+    for _ in range(n):
+        items = [i for i in member.adv.inventory.items if i.equipped] or list(member.adv.inventory.items)
+        if not items:
+            return
+        labels = [i.name for i in items]
+        pick = gm.decider.choose(gm, member, f"an item breaks ({reason})", labels)
+        lose(gm, member, items[labels.index(pick)], reason)

@@ -35,14 +35,18 @@ state class).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules.attributes import ATTRS, Attr
 from rules.character import Condition
 from rules.checks import RuleError
 from rules.dice import DiceExpr
+from rules.gm import exploration, purse, rearrange
 from rules.gm.events import Action, Cost
+from rules.gm.gear import use_up
+from rules.gm.state import InterludeState, Job, LocationState, Member, Phase, SettlementState
+from rules.gm.table import ActionTable
 from rules.inventory import TORSO, Carried, Inventory
 from rules.settlement import RARITIES, doom_state, roll_availability, roll_price
 
@@ -51,8 +55,7 @@ if TYPE_CHECKING:
     from rules.content.registry import Content
     from rules.content.schema_blacksalt import EventRow, InterludeAction, InterludeOption, SleepLocation
     from rules.content.schema_tables import Skill
-    from rules.gm.engine import GM
-    from rules.gm.state import Job, Member, SettlementState
+    from rules.gm.services import GM
 
 # --- rulings: the numbers the books leave open ---------------------------------------------------------
 
@@ -62,40 +65,12 @@ TRAVEL_DAYS = 2  # days on the road between two settlements
 JOB_DAYS_AWAY = (1, 2)  # days to a dungeon whose hook names another settlement (0 when it names this one)
 MAX_LEVEL = 10  # the generator's difficulty range is 1..10
 
-# autoplay (the policy's own taste, not rules)
-AUTO_RATIONS = 2  # rations each adventurer wants before setting out (tonight's and one for the road)
-AUTO_TORCHES = 2  # packs of torches the party wants (a pack of 2 lights about six decays)
-AUTO_BANDAGES = 1
-AUTO_CAMPING = 1  # camping supplies each: a camp in the dungeon, and a night in the settlement without the inn
-AUTO_MAX_DAYS = 3  # days of rest before the party sets out half-healed (strong enough not to turn back at once)
-AUTO_MAX_DAYS_HURT = 10  # days of rest before the party sets out however weak it still is
-AUTO_ESSENTIALS_MONEY = 10  # silver a party short of light or food keeps for them before paying a healer
-AUTO_FOOD_MONEY = 3  # silver kept for tomorrow's ration before paying for the inn
-AUTO_STRENGTH = 0.8  # share of its dice the party wants back before setting out
-
-
-@dataclass
-class InterludeState:
-    """Everything the interlude procedure keeps between steps (saved with the campaign)."""
-
-    step: str = "actions"  # "actions" (announcing), "market" (shopping or selling), "sleep", "road" (travelling)
-    days: int = 0  # days begun in this interlude
-    event: str = ""  # today's Blacksalt event, for the UI
-    plans: dict[str, list[str]] = field(default_factory=dict)  # member id -> actions announced today
-    queue: list[str] = field(default_factory=list)  # "member|plan" still to resolve
-    market: str = ""  # the member at the market
-    market_kind: str = ""  # "shop" or "sell"
-    sleep: dict[str, str] = field(default_factory=dict)  # member id -> sleep location rule chosen
-    stock: dict[str, bool] = field(default_factory=dict)  # item -> in stock today (rolled by the day's first shopper)
-    haggles: dict[str, int] = field(default_factory=dict)  # member id -> price rerolls used
-    restocks: dict[str, int] = field(default_factory=dict)  # member id -> availability rerolls used
-    board_day: int = 0  # the day the job board was last refreshed
 
 
 # --- small helpers -------------------------------------------------------------------------------------
 
 
-def _st(gm: GM) -> InterludeState:
+def interlude_state(gm: GM) -> InterludeState:
     if gm.c.interlude is None:
         gm.c.interlude = InterludeState()
     return gm.c.interlude
@@ -103,7 +78,6 @@ def _st(gm: GM) -> InterludeState:
 
 def settlement(gm: GM) -> SettlementState:
     """The party's settlement's state (made on first use, with its size from ``blacksalt.toml``)."""
-    from rules.gm.state import SettlementState
 
     name = gm.c.settlement
     if name not in gm.c.settlements:
@@ -119,12 +93,12 @@ def settlement_size(content: Content, name: str) -> int:
     raise RuleError(f"{name!r} is not a settlement of Blacksalt")
 
 
-def _doom(gm: GM) -> Any:
+def settlement_doom_row(gm: GM) -> Any:
     return doom_state(gm.content, settlement(gm).doom)
 
 
-def _hunted(gm: GM) -> bool:
-    state = _doom(gm)
+def is_hunted(gm: GM) -> bool:
+    state = settlement_doom_row(gm)
     return bool(state is not None and state.hunted)
 
 
@@ -160,7 +134,7 @@ def _sleep_entry(gm: GM, rule: str) -> SleepLocation:
     return next(s for s in gm.content.blacksalt.sleep if s.rule == rule)
 
 
-def _live(gm: GM, member_id: str) -> Member | None:
+def live_member(gm: GM, member_id: str) -> Member | None:
     for m in gm.alive():
         if m.id == member_id:
             return m
@@ -168,7 +142,6 @@ def _live(gm: GM, member_id: str) -> Member | None:
 
 
 def _over(gm: GM) -> bool:
-    from rules.gm.state import Phase
 
     return gm.c.phase is Phase.OVER
 
@@ -177,11 +150,11 @@ def _ceil(x: float) -> int:
     return math.ceil(x - 1e-9)
 
 
-def _wounds(member: Member) -> int:
+def wounds_of(member: Member) -> int:
     return sum(st.wounds for st in member.adv.character.attrs.values())
 
 
-def _fatigue(member: Member) -> int:
+def fatigue_of(member: Member) -> int:
     return sum(st.fatigue for st in member.adv.character.attrs.values())
 
 
@@ -216,7 +189,7 @@ def catalogue(content: Content) -> dict[str, Ware]:
     return _CATALOGUES[key]
 
 
-def _ware(gm: GM, name: str) -> Ware | None:
+def ware_named(gm: GM, name: str) -> Ware | None:
     wares = catalogue(gm.content)
     if name in wares:
         return wares[name]
@@ -252,15 +225,15 @@ def sell_multiplier(gm: GM) -> float:
 
 def price_of(gm: GM, member: Member, name: str) -> tuple[int | None, str | None]:
     """What ``member`` pays for ``name`` now (None and the reason when it cannot be bought)."""
-    ware = _ware(gm, name)
+    ware = ware_named(gm, name)
     if ware is None:
         return None, f"{name} is not sold"
-    state = _doom(gm)
+    state = settlement_doom_row(gm)
     if state is not None and state.no_shopping:
         return None, f"Settlement doom {state.step}: {state.text}"
     if state is not None and state.max_rarity and RARITIES.index(ware.rarity) > RARITIES.index(state.max_rarity):
         return None, f"Settlement doom {state.step}: only {state.max_rarity} items or cheaper"
-    st = _st(gm)
+    st = interlude_state(gm)
     if not st.stock.get(ware.name, False):
         return None, f"No {ware.name} to be found in {gm.c.settlement} this time"
     base = settlement(gm).prices.get(ware.name, 0)
@@ -278,7 +251,7 @@ def price_of(gm: GM, member: Member, name: str) -> tuple[int | None, str | None]
 def _open_market(gm: GM) -> None:
     """Roll what is in stock today (once a day) and the price of what has none yet (held until the next
     interlude)."""
-    st = _st(gm)
+    st = interlude_state(gm)
     if st.stock:
         return
     place = settlement(gm)
@@ -295,7 +268,7 @@ def inn_cost(gm: GM) -> int | None:
     """Silver per person at the inn tonight (None: no inn)."""
     inn = _sleep_entry(gm, "inn")
     place = settlement(gm)
-    state = _doom(gm)
+    state = settlement_doom_row(gm)
     if not inn.min_size <= place.size <= inn.max_size or (state is not None and state.no_inn):
         return None
     cost = _ceil((inn.cost_silver or 0) * price_multiplier(gm, "housing"))
@@ -305,13 +278,13 @@ def inn_cost(gm: GM) -> int | None:
 # --- items carried -------------------------------------------------------------------------------------
 
 
-def _count(member: Member, name: str) -> int:
+def count_of(member: Member, name: str) -> int:
     low = name.lower()
     return sum(i.count for i in member.adv.inventory.items if i.name.lower() == low)
 
 
-def _party_count(gm: GM, name: str) -> int:
-    return sum(_count(m, name) for m in gm.alive())
+def party_count(gm: GM, name: str) -> int:
+    return sum(count_of(m, name) for m in gm.alive())
 
 
 def _take_one(member: Member, name: str) -> bool:
@@ -325,7 +298,7 @@ def _take_one(member: Member, name: str) -> bool:
     return False
 
 
-def _ration_names(gm: GM) -> list[str]:
+def ration_names(gm: GM) -> list[str]:
     return [i.name for i in gm.content.items.items if i.food == "ration"]
 
 
@@ -372,15 +345,15 @@ def sellable(gm: GM, member: Member) -> list[tuple[int, Carried, str]]:
     for i, item in enumerate(member.adv.inventory.items):
         if item.name.startswith("("):  # a two-handed grip, not an item
             continue
-        ware = _ware(gm, item.name)
+        ware = ware_named(gm, item.name)
         rarity = item.rarity or (ware.rarity if ware is not None else "")
         if rarity and rarity != "free":
             out.append((i, item, rarity))
     return out
 
 
-def _is_loot(gm: GM, item: Carried) -> bool:
-    return item.value > 0 and _ware(gm, item.name) is None
+def is_loot(gm: GM, item: Carried) -> bool:
+    return item.value > 0 and ware_named(gm, item.name) is None
 
 
 # --- starting, days ------------------------------------------------------------------------------------
@@ -388,7 +361,6 @@ def _is_loot(gm: GM, item: Carried) -> bool:
 
 def start(gm: GM, *, returning: bool) -> None:
     """Begin an interlude in ``gm.c.settlement``.  ``returning``: back from an expedition (skip to sleep)."""
-    from rules.gm.state import Phase
 
     c = gm.c
     c.phase = Phase.INTERLUDE
@@ -450,7 +422,7 @@ def _pay_bounties(gm: GM) -> None:
 
 def _interlude_skills(gm: GM) -> None:
     """Pilfer's silver and Cooking's free rations, at the start of the interlude."""
-    rations = _ration_names(gm)
+    rations = ration_names(gm)
     for m in gm.alive():
         for skill in _skills(gm, m):
             if skill.interlude_silver:
@@ -482,7 +454,7 @@ def _next_day(gm: GM) -> None:
 def _begin_day(gm: GM, *, new_day: bool = True) -> None:
     """A day in the settlement: the Blacksalt event, then the party announces its actions."""
     c = gm.c
-    st = _st(gm)
+    st = interlude_state(gm)
     if new_day:
         _next_day(gm)
     c.stats.interlude_days += 1
@@ -499,7 +471,7 @@ def _begin_day(gm: GM, *, new_day: bool = True) -> None:
         refresh_board(gm)
     gm.emit("day", f"Day {c.day} in {c.settlement}.", day=c.day)
     _blacksalt_event(gm)
-    if not _over(gm) and _hunted(gm):
+    if not _over(gm) and is_hunted(gm):
         gm.emit("hunted", f"The locals of {c.settlement} are hunting you: leave, by the road or for a dungeon.")
 
 
@@ -514,11 +486,11 @@ def _blacksalt_event(gm: GM) -> None:
         table = bs.bad_events if row.special == "bad_event" else bs.opportunities
         face2 = DiceExpr.parse(table.dice).roll(gm.rng)
         sub = table.lookup(face2)
-        _st(gm).event = sub.text
+        interlude_state(gm).event = sub.text
         gm.emit("blacksalt_event", f"{table.name}: {sub.text}", roll=face, roll2=face2, special=sub.special)
         apply_event(gm, sub)  # type: ignore[arg-type]
     else:
-        _st(gm).event = row.text
+        interlude_state(gm).event = row.text
         gm.emit("blacksalt_event", row.text, roll=face)
 
 
@@ -570,7 +542,7 @@ def _choose_alternative(gm: GM, member: Member, alts: list[Any], reason: str) ->
 
     def useful(o: Outcome) -> int:
         if o.heal_wounds:
-            return 2 if _wounds(member) and "hungry" not in ch.afflictions else 0
+            return 2 if wounds_of(member) and "hungry" not in ch.afflictions else 0
         return 1 if any(a in ch.afflictions for a in [*o.remove, *o.remove_one_of]) else 0
 
     ranked = sorted((a for a in alts if useful(a)), key=lambda a: -useful(a))
@@ -647,32 +619,38 @@ def settlement_doom(gm: GM, points: int, reason: str) -> None:
             if s.step not in place.fired:
                 place.fired.append(s.step)
             gm.emit("settlement_doom_step", f"{place.name}: {s.text}", step=s.step, settlement=place.name)
-    if place.doom > before and _hunted(gm) and not _over(gm):
+    if place.doom > before and is_hunted(gm) and not _over(gm):
         gm.emit("hunted", f"The locals of {place.name} are hunting you: this is no longer a safe place.")
 
 
 # --- the actions ---------------------------------------------------------------------------------------
 
 
-def _slots(gm: GM, member: Member) -> int:
+def day_slots(gm: GM, member: Member) -> int:
     per_day: int = gm.content.blacksalt.interlude.actions_per_day
-    return per_day + _skill_num(gm, member, "extra_daily_actions") - len(_st(gm).plans.get(member.id, []))
+    return per_day + _skill_num(gm, member, "extra_daily_actions") - len(interlude_state(gm).plans.get(member.id, []))
+
+
+DAY: ActionTable[GM] = ActionTable("interlude day")  # announcing the day's actions, or setting out
+MARKET: ActionTable[GM] = ActionTable("interlude market")  # one adventurer at the market
+NIGHT: ActionTable[GM] = ActionTable("interlude night")  # where everyone sleeps
+FREE: ActionTable[GM] = ActionTable("interlude")  # at any moment of the day: water, silver, rearranging
+STEPS = {"market": MARKET, "sleep": NIGHT}  # "actions" and "road": the day's table
+BEGIN = "begin"
 
 
 def actions(gm: GM) -> list[Action]:
     if gm.c.interlude is None:
-        return [Action("begin", "begin", f"Begin the interlude in {gm.c.settlement}")]
-    from rules.gm import purse, rearrange
+        return [Action(BEGIN, BEGIN, f"Begin the interlude in {gm.c.settlement}")]
+    return STEPS.get(gm.c.interlude.step, DAY).actions(gm) + FREE.actions(gm)
 
-    st = gm.c.interlude
-    if st.step == "market":
-        listed = _market_actions(gm)
-    elif st.step == "sleep":
-        listed = _sleep_actions(gm)
-    else:
-        listed = _day_actions(gm)
-    # free, at any moment of the day: water from the well, handing silver over, rearranging one's trappings
-    return listed + _water_actions(gm) + purse.actions(gm) + rearrange.actions(gm)
+
+def apply(gm: GM, action: Action) -> None:
+    if action.kind == BEGIN:
+        start(gm, returning=False)
+        return
+    table = STEPS.get(interlude_state(gm).step, DAY)
+    (table if action.kind in table.kinds else FREE).apply(gm, action)
 
 
 WATER = "Water"
@@ -684,6 +662,7 @@ def _flask(member: Member) -> str | None:
     return next((p.name for p in inv.places if p.liquid_only and inv.free(p.name) >= 1), None)
 
 
+@FREE.lister
 def _water_actions(gm: GM) -> list[Action]:
     """Filling a canteen or waterskin with water: free, at any moment of the interlude (R185)."""
     out: list[Action] = []
@@ -695,17 +674,20 @@ def _water_actions(gm: GM) -> list[Action]:
     return out
 
 
-def _day_actions(gm: GM) -> list[Action]:
-    st = _st(gm)
+HUNTED_WHY = "The locals are hunting you: no longer a safe place. Leave by the road or for a dungeon."
+
+
+@DAY.lister
+def _member_actions(gm: GM) -> list[Action]:
+    """Each adventurer's day: the interlude actions and their options, spending insight, retiring."""
     place = settlement(gm)
-    state = _doom(gm)
-    hunted = _hunted(gm)
-    hunted_why = "The locals are hunting you: no longer a safe place. Leave by the road or for a dungeon."
+    state = settlement_doom_row(gm)
+    hunted = is_hunted(gm)
     out: list[Action] = []
     for m in gm.alive():
         ch = m.adv.character
-        left = _slots(gm, m)
-        why = hunted_why if hunted else None if left > 0 else f"{m.name} has announced today's action."
+        left = day_slots(gm, m)
+        why = HUNTED_WHY if hunted else None if left > 0 else f"{m.name} has announced today's action."
         for act in gm.content.blacksalt.interlude_actions:
             if act.rule == "go_back_to_expedition":
                 continue  # the party's choice: one of the jobs below
@@ -725,7 +707,7 @@ def _day_actions(gm: GM) -> list[Action]:
                     r = f"Settlement doom {state.step}: {state.text}"
                 if r is None and state is not None and opt.rule in ("surgeon", "witch_doctor") and state.no_surgeon:
                     r = f"Settlement doom {state.step}: {state.text}"
-                if r is None and opt.requires_item and _count(m, opt.requires_item) == 0:
+                if r is None and opt.requires_item and count_of(m, opt.requires_item) == 0:
                     r = f"{m.name} has no {opt.requires_item}."
                 if r is None and ch.silver < opt.cost_silver:
                     r = f"Costs {opt.cost_silver} silver; {m.name} has {ch.silver}."
@@ -736,11 +718,56 @@ def _day_actions(gm: GM) -> list[Action]:
         out.append(Action(f"retire:{m.id}", "retire", f"{m.name} retires", Cost(), *_retire_ok(gm, m), who=m.id,
                           rule="Once all the 12 circles in your insight bar are filled, your character cannot earn "
                           "more insight and may be retired."))  # fmt: skip
-    announced = any(st.plans.values())
-    out.append(Action("resolve", "resolve", "Resolve the day's actions", Cost(), not hunted,
-                      hunted_why if hunted else None,
-                      rule="The players announce their actions first, then resolve them in any order."))  # fmt: skip
-    party_why = "Someone has already announced an action today." if announced else None
+    return out
+
+
+@DAY.applies("rest", "tend", "sell", "shop", "lay_low")
+def _announce(gm: GM, action: Action) -> None:
+    st = interlude_state(gm)
+    m = gm.c.member(action.who or "")
+    option = action.param("option")
+    plan = action.kind + (f":{option}" if option else "")
+    if action.cost.silver:
+        m.adv.character.silver -= action.cost.silver  # paid when announced: it cannot be taken back
+    st.plans.setdefault(m.id, []).append(plan)
+    gm.emit("announce", f"{m.name} will {action.label.split(': ', 1)[-1].lower()}.", who=m.id, plan=plan)
+
+
+@DAY.applies("insight")
+def _insight(gm: GM, action: Action) -> None:
+    _spend_insight(gm, gm.c.member(action.who or ""), str(action.param("rule")), action.target or "")
+
+
+@DAY.applies("retire")
+def _retire(gm: GM, action: Action) -> None:
+    retire(gm, gm.c.member(action.who or ""))
+
+
+@DAY.lister
+def _resolve_actions(gm: GM) -> list[Action]:
+    hunted = is_hunted(gm)
+    return [Action("resolve", "resolve", "Resolve the day's actions", Cost(), not hunted,
+                   HUNTED_WHY if hunted else None,
+                   rule="The players announce their actions first, then resolve them in any order.")]  # fmt: skip
+
+
+@DAY.applies("resolve")
+def _resolve_day(gm: GM, action: Action) -> None:
+    st = interlude_state(gm)
+    st.queue = [f"{mid}|{p}" for mid, plans in st.plans.items() for p in plans]
+    gm.emit("resolve", "The day's actions are carried out.")
+    _proceed(gm)
+
+
+def _party_why(gm: GM) -> str | None:
+    """Why the party cannot leave today (None: it can)."""
+    return "Someone has already announced an action today." if any(interlude_state(gm).plans.values()) else None
+
+
+@DAY.lister
+def _job_actions(gm: GM) -> list[Action]:
+    party_why = _party_why(gm)
+    out: list[Action] = []
     for job in gm.c.jobs:
         loc = gm.c.locations.get(job.location)
         if loc is None:
@@ -753,23 +780,59 @@ def _day_actions(gm: GM) -> list[Action]:
                           party_why, target=job.location, params=(("days", job.days),),
                           rule="Go back to expedition: immediately finish the interlude and get back to the "
                           "expedition."))  # fmt: skip
+    return out
+
+
+@DAY.applies("expedition")
+def _expedition(gm: GM, action: Action) -> None:
+    go_on_expedition(gm, action.target or "")
+
+
+@DAY.lister
+def _travel_actions(gm: GM) -> list[Action]:
+    party_why = _party_why(gm)
+    place = settlement(gm)
+    out: list[Action] = []
     for s in gm.content.blacksalt.settlements:
         if s.name == place.name:
             continue
         out.append(Action(f"travel:{s.name}", "travel", f"Travel to {s.name} ({TRAVEL_DAYS} days on the road)",
                           Cost(items=(f"{TRAVEL_DAYS} ration(s) each",)), party_why is None, party_why,
                           target=s.name, rule=s.text.split("\n")[0]))  # fmt: skip
+    return out
+
+
+@DAY.applies("travel")
+def _travel(gm: GM, action: Action) -> None:
+    travel(gm, action.target or "")
+
+
+@DAY.lister
+def _recruit_actions(gm: GM) -> list[Action]:
     size = party_size(gm)
     room = len(gm.c.party) < size
-    why_not = hunted_why if hunted else None if room else f"The party is full ({size})."
-    out.append(Action("recruit", "recruit", "Recruit a new adventurer", Cost(), why_not is None, why_not,
-                      rule="A new adventurer joins when one dies or retires."))  # fmt: skip
+    why_not = HUNTED_WHY if is_hunted(gm) else None if room else f"The party is full ({size})."
+    return [Action("recruit", "recruit", "Recruit a new adventurer", Cost(), why_not is None, why_not,
+                   rule="A new adventurer joins when one dies or retires.")]  # fmt: skip
+
+
+@DAY.applies("recruit")
+def _recruit(gm: GM, action: Action) -> None:
+    recruit(gm)
+
+
+@DAY.lister
+def _passage_actions(gm: GM) -> list[Action]:
     goal = gm.c.goal_silver
     rich = gm.c.silver >= goal
-    out.append(Action("leave_island", "leave_island", f"Buy passage off Blacksalt ({goal} silver)",
-                      Cost(silver=goal), rich, None if rich else f"The party has {gm.c.silver} of {goal} silver.",
-                      rule="Save enough silver to leave the island: the campaign is won."))  # fmt: skip
-    return out
+    return [Action("leave_island", "leave_island", f"Buy passage off Blacksalt ({goal} silver)",
+                   Cost(silver=goal), rich, None if rich else f"The party has {gm.c.silver} of {goal} silver.",
+                   rule="Save enough silver to leave the island: the campaign is won.")]  # fmt: skip
+
+
+@DAY.applies("leave_island")
+def _leave_island(gm: GM, action: Action) -> None:
+    leave_island(gm)
 
 
 def _retire_ok(gm: GM, member: Member) -> tuple[bool, str | None]:
@@ -812,9 +875,10 @@ def _insight_actions(gm: GM, member: Member) -> list[Action]:
     return out
 
 
+@MARKET.lister
 def _market_actions(gm: GM) -> list[Action]:
-    st = _st(gm)
-    m = _live(gm, st.market)
+    st = interlude_state(gm)
+    m = live_member(gm, st.market)
     out: list[Action] = []
     if m is None:
         return [Action("done", "done", "Leave the market")]
@@ -841,7 +905,7 @@ def _market_actions(gm: GM) -> list[Action]:
             if haggle_left > 0 and price is not None and price > 0:
                 out.append(Action(f"haggle:{ware.name}", "haggle", f"{m.name} haggles over {ware.name}", Cost(),
                                   who=m.id, target=ware.name, rule="Re-roll the price of an item once."))  # fmt: skip
-            rule = _shop_rule(gm, place.size, ware.rarity)
+            rule = shop_rule(gm, place.size, ware.rarity)
             if restock_left > 0 and not st.stock.get(ware.name, False) and isinstance(rule, int):
                 out.append(Action(f"restock:{ware.name}", "restock", f"{m.name} asks around for {ware.name}",
                                   Cost(), who=m.id, target=ware.name,
@@ -850,15 +914,16 @@ def _market_actions(gm: GM) -> list[Action]:
     return out
 
 
-def _shop_rule(gm: GM, size: int, rarity: str) -> int | str:
+def shop_rule(gm: GM, size: int, rarity: str) -> int | str:
     if rarity == "free":
         return "always"
     shop = next(s for s in gm.content.blacksalt.shopping if s.size == size)
     return shop.availability(rarity)
 
 
+@NIGHT.lister
 def _sleep_actions(gm: GM) -> list[Action]:
-    st = _st(gm)
+    st = interlude_state(gm)
     out: list[Action] = []
     waiting = [m for m in gm.alive() if m.id not in st.sleep]
     for loc in gm.content.blacksalt.sleep:
@@ -879,7 +944,7 @@ def _sleep_actions(gm: GM) -> list[Action]:
 
 def _camp_short(gm: GM, campers: int) -> str | None:
     camp = _sleep_entry(gm, "camp")
-    have = _party_count(gm, "Camping supplies")
+    have = party_count(gm, "Camping supplies")
     need = camp.camping_supplies_per_character * campers
     return None if have >= need else f"Camping needs {need} camping supplies; the party has {have}."
 
@@ -891,14 +956,14 @@ def _sleep_cost(gm: GM, member: Member, loc: SleepLocation, extra_campers: int) 
     if loc.rule == "inn":
         cost = inn_cost(gm)
         if cost is None:
-            state = _doom(gm)
+            state = settlement_doom_row(gm)
             return None, (f"Settlement doom {state.step}: {state.text}" if state is not None and state.no_inn
                           else "No inn here.")  # fmt: skip
         if member.adv.character.silver < cost:
             return cost, f"The inn costs {cost} silver; {member.name} has {member.adv.character.silver}."
         return cost, None
     if loc.rule == "camp":
-        campers = sum(1 for r in _st(gm).sleep.values() if r == "camp") + 1 + extra_campers
+        campers = sum(1 for r in interlude_state(gm).sleep.values() if r == "camp") + 1 + extra_campers
         return 0, _camp_short(gm, campers)
     if loc.availability == "story":
         if member.id not in _accommodation(gm):
@@ -917,75 +982,34 @@ def _accommodation(gm: GM) -> list[str]:
 # --- applying ------------------------------------------------------------------------------------------
 
 
-def apply(gm: GM, action: Action) -> None:
-    if action.kind == "begin":
-        start(gm, returning=False)
-        return
-    st = _st(gm)
-    kind = action.kind
-    if kind in ("rest", "tend", "sell", "shop", "lay_low"):
-        _announce(gm, action)
-    elif kind == "resolve":
-        st.queue = [f"{mid}|{p}" for mid, plans in st.plans.items() for p in plans]
-        gm.emit("resolve", "The day's actions are carried out.")
-        _proceed(gm)
-    elif kind in ("buy", "sell_item", "haggle", "restock"):
-        _market(gm, action)
-    elif kind == "done":
-        st.market = st.market_kind = ""
-        st.step = "actions"
-        _proceed(gm)
-    elif kind == "sleep":
-        _choose_sleep(gm, action)
-    elif kind in ("equip", "stow"):
-        from rules.gm import rearrange
-
-        rearrange.apply(gm, action)
-    elif kind == "purse":
-        from rules.gm import purse
-
-        purse.apply(gm, action)
-    elif kind == "water":
-        m = gm.c.member(action.who or "")
-        flask = _flask(m)
-        if flask is None or _give(gm, m, WATER) == 0:  # a liquid goes into a canteen or skin first
-            raise RuleError(f"{m.name} has no canteen with room for water")
-        gm.emit("water", f"{m.name} fills the {flask.lower()} with water.", who=m.id, place=flask)
-    elif kind == "expedition":
-        go_on_expedition(gm, action.target or "")
-    elif kind == "travel":
-        travel(gm, action.target or "")
-    elif kind == "recruit":
-        recruit(gm)
-    elif kind == "retire":
-        retire(gm, gm.c.member(action.who or ""))
-    elif kind == "insight":
-        _spend_insight(gm, gm.c.member(action.who or ""), str(action.param("rule")), action.target or "")
-    elif kind == "leave_island":
-        leave_island(gm)
-    else:  # pragma: no cover - every listed action has a branch
-        raise RuleError(f"unknown interlude action {kind!r}")
-
-
-def _announce(gm: GM, action: Action) -> None:
-    st = _st(gm)
+@FREE.applies("water")
+def _water(gm: GM, action: Action) -> None:
     m = gm.c.member(action.who or "")
-    option = action.param("option")
-    plan = action.kind + (f":{option}" if option else "")
-    if action.cost.silver:
-        m.adv.character.silver -= action.cost.silver  # paid when announced: it cannot be taken back
-    st.plans.setdefault(m.id, []).append(plan)
-    gm.emit("announce", f"{m.name} will {action.label.split(': ', 1)[-1].lower()}.", who=m.id, plan=plan)
+    flask = _flask(m)
+    if flask is None or _give(gm, m, WATER) == 0:  # a liquid goes into a canteen or skin first
+        raise RuleError(f"{m.name} has no canteen with room for water")
+    gm.emit("water", f"{m.name} fills the {flask.lower()} with water.", who=m.id, place=flask)
+
+
+FREE.lister(purse.actions)
+FREE.applies(purse.KIND)(purse.apply)
+FREE.lister(rearrange.actions)
+FREE.applies(*rearrange.KINDS)(rearrange.apply)
+
+
+@NIGHT.applies("sleep")
+def _sleep(gm: GM, action: Action) -> None:
+    _choose_sleep(gm, action)
 
 
 def _proceed(gm: GM) -> None:
     """Resolve the announced actions in order; stop at a market; then hunger bites and the sleep."""
-    st = _st(gm)
+    st = interlude_state(gm)
     while st.queue:
         if _over(gm):
             return
         mid, plan = st.queue.pop(0).split("|", 1)
-        m = _live(gm, mid)
+        m = live_member(gm, mid)
         if m is None:
             continue
         kind, _, option = plan.partition(":")
@@ -1020,50 +1044,74 @@ def _resolve(gm: GM, member: Member, kind: str, option: str) -> None:
             if item is None:
                 gm.emit("action", f"{member.name} has no {opt.requires_item} any more.", who=member.id)
                 return
-            from rules.gm import exploration
 
-            exploration.use_up(gm, member, item)
+            use_up(gm, member, item)
         apply_row(gm, member, opt.outcome, opt.name, resting=kind == "rest")
 
 
 # --- the market ----------------------------------------------------------------------------------------
 
 
-def _market(gm: GM, action: Action) -> None:
-    st = _st(gm)
-    m = gm.c.member(action.who or st.market)
-    ch = m.adv.character
+def _shopper(gm: GM, action: Action) -> Member:
+    return gm.c.member(action.who or interlude_state(gm).market)
+
+
+@MARKET.applies("buy")
+def _buy(gm: GM, action: Action) -> None:
+    m = _shopper(gm, action)
     name = action.target or ""
-    if action.kind == "buy":
-        price, why = price_of(gm, m, name)
-        if price is None or why is not None:
-            raise RuleError(why or f"{name} cannot be bought")
-        if _give(gm, m, name) == 0:
-            raise RuleError(f"{m.name} has no room for {name}")
-        ch.silver -= price
-        gm.emit("buy", f"{m.name} buys {name} for {price} silver.", who=m.id, item=name, silver=price)
-    elif action.kind == "haggle":
-        ware = _ware(gm, name)
-        assert ware is not None
-        st.haggles[m.id] = st.haggles.get(m.id, 0) + 1
-        old = settlement(gm).prices.get(name, 0)
-        new = roll_price(gm.rng, gm.content, ware.rarity)
-        keep_either = _skill_flag(gm, m, "price_reroll_keep_either")
-        settlement(gm).prices[name] = min(old, new) if keep_either else new
-        gm.emit("haggle", f"{m.name} haggles: {name} now costs {settlement(gm).prices[name]} (was {old}).",
-                who=m.id, item=name, old=old, new=new)  # fmt: skip
-    elif action.kind == "restock":
-        ware = _ware(gm, name)
-        assert ware is not None
-        st.restocks[m.id] = st.restocks.get(m.id, 0) + 1
-        avail = roll_availability(gm.rng, gm.content, settlement(gm).size, ware.rarity)
-        if avail.available:
-            st.stock[name] = True
-            settlement(gm).prices[name] = roll_price(gm.rng, gm.content, ware.rarity)
-        gm.emit("restock", f"{m.name} asks around for {name}: " + ("found." if avail.available else "nothing."),
-                who=m.id, item=name, faces=list(avail.faces))  # fmt: skip
-    elif action.kind == "sell_item":
-        sell(gm, m, int(action.param("index")))
+    price, why = price_of(gm, m, name)
+    if price is None or why is not None:
+        raise RuleError(why or f"{name} cannot be bought")
+    if _give(gm, m, name) == 0:
+        raise RuleError(f"{m.name} has no room for {name}")
+    m.adv.character.silver -= price
+    gm.emit("buy", f"{m.name} buys {name} for {price} silver.", who=m.id, item=name, silver=price)
+
+
+@MARKET.applies("haggle")
+def _haggle(gm: GM, action: Action) -> None:
+    st = interlude_state(gm)
+    m = _shopper(gm, action)
+    name = action.target or ""
+    ware = ware_named(gm, name)
+    assert ware is not None
+    st.haggles[m.id] = st.haggles.get(m.id, 0) + 1
+    old = settlement(gm).prices.get(name, 0)
+    new = roll_price(gm.rng, gm.content, ware.rarity)
+    keep_either = _skill_flag(gm, m, "price_reroll_keep_either")
+    settlement(gm).prices[name] = min(old, new) if keep_either else new
+    gm.emit("haggle", f"{m.name} haggles: {name} now costs {settlement(gm).prices[name]} (was {old}).",
+            who=m.id, item=name, old=old, new=new)  # fmt: skip
+
+
+@MARKET.applies("restock")
+def _restock(gm: GM, action: Action) -> None:
+    st = interlude_state(gm)
+    m = _shopper(gm, action)
+    name = action.target or ""
+    ware = ware_named(gm, name)
+    assert ware is not None
+    st.restocks[m.id] = st.restocks.get(m.id, 0) + 1
+    avail = roll_availability(gm.rng, gm.content, settlement(gm).size, ware.rarity)
+    if avail.available:
+        st.stock[name] = True
+        settlement(gm).prices[name] = roll_price(gm.rng, gm.content, ware.rarity)
+    gm.emit("restock", f"{m.name} asks around for {name}: " + ("found." if avail.available else "nothing."),
+            who=m.id, item=name, faces=list(avail.faces))  # fmt: skip
+
+
+@MARKET.applies("sell_item")
+def _sell_item(gm: GM, action: Action) -> None:
+    sell(gm, _shopper(gm, action), int(action.param("index")))
+
+
+@MARKET.applies("done")
+def _leave_market(gm: GM, action: Action) -> None:
+    st = interlude_state(gm)
+    st.market = st.market_kind = ""
+    st.step = "actions"
+    _proceed(gm)
 
 
 def sell(gm: GM, member: Member, index: int) -> int:
@@ -1110,7 +1158,7 @@ def sell(gm: GM, member: Member, index: int) -> int:
 def hunger_bites(gm: GM, reason: str = "hunger bites") -> None:
     """A ration each (one's own first, then the others' spare); without: hungry and parched; already hungry:
     the decay table (whose doom is this settlement's, R88)."""
-    rations = _ration_names(gm)
+    rations = ration_names(gm)
     hb = gm.content.blacksalt.hunger_bites
     party = list(gm.alive())
     fed: set[str] = set()
@@ -1123,8 +1171,8 @@ def hunger_bites(gm: GM, reason: str = "hunger bites") -> None:
     for m in party:
         if m.id in fed or _over(gm) or not m.adv.character.alive:
             continue
-        donors = sorted((d for d in gm.alive() if d is not m), key=lambda d: -sum(_count(d, n) for n in rations))
-        given = next(((d, n) for d in donors for n in rations if _count(d, n) > 0), None)
+        donors = sorted((d for d in gm.alive() if d is not m), key=lambda d: -sum(count_of(d, n) for n in rations))
+        given = next(((d, n) for d in donors for n in rations if count_of(d, n) > 0), None)
         if given is not None:
             _take_one(given[0], given[1])
             fed.add(m.id)
@@ -1148,7 +1196,7 @@ def _eat(gm: GM, member: Member, giver: Member, name: str) -> None:
 
 
 def _choose_sleep(gm: GM, action: Action) -> None:
-    st = _st(gm)
+    st = interlude_state(gm)
     rule = action.target or ""
     loc = _sleep_entry(gm, rule)
     who = [m for m in gm.alive() if m.id not in st.sleep] if action.who is None else [gm.c.member(action.who)]
@@ -1166,7 +1214,7 @@ def _choose_sleep(gm: GM, action: Action) -> None:
 
 
 def _night(gm: GM) -> None:
-    st = _st(gm)
+    st = interlude_state(gm)
     for m in list(gm.alive()):
         if _over(gm):
             return
@@ -1213,8 +1261,8 @@ def sleep_row(gm: GM, member: Member, row: Any, reason: str) -> None:
             pick = gm.decider.choose(gm, member, "restore one fatigue", [a.value for a in tired])
             ch.recover_fatigue(Attr(pick), 1)
     elif special == "spend_camping_supply":
-        owner = member if _count(member, "Camping supplies") else next(
-            (m for m in gm.alive() if _count(m, "Camping supplies")), None)  # fmt: skip
+        owner = member if count_of(member, "Camping supplies") else next(
+            (m for m in gm.alive() if count_of(m, "Camping supplies")), None)  # fmt: skip
         if owner is not None:
             _take_one(owner, "Camping supplies")
             gm.emit("item_lost", f"{owner.name}'s camping supplies are spent.", who=owner.id, item="Camping supplies")
@@ -1223,7 +1271,7 @@ def sleep_row(gm: GM, member: Member, row: Any, reason: str) -> None:
 # --- the party's choices -------------------------------------------------------------------------------
 
 
-def _job(gm: GM, location_id: str) -> Job:
+def job_at(gm: GM, location_id: str) -> Job:
     for j in gm.c.jobs:
         if j.location == location_id:
             return j
@@ -1233,7 +1281,7 @@ def _job(gm: GM, location_id: str) -> Job:
 def _road(gm: GM, days: int, reason: str) -> bool:
     """Days on the road: each a day of the calendar and its hunger bites (no events, no sleep tables)."""
     if days:
-        _st(gm).step = "road"  # no settlement here: its doom is not moved (a ruling)
+        interlude_state(gm).step = "road"  # no settlement here: its doom is not moved (a ruling)
     for _ in range(days):
         _next_day(gm)
         gm.emit("road", f"Day {gm.c.day}: on the road ({reason}).", day=gm.c.day)
@@ -1245,9 +1293,8 @@ def _road(gm: GM, days: int, reason: str) -> bool:
 
 def go_on_expedition(gm: GM, location_id: str) -> None:
     """Go back to expedition: the party leaves for a job's dungeon (its days of travel first)."""
-    from rules.gm import exploration
 
-    job = _job(gm, location_id)
+    job = job_at(gm, location_id)
     gm.emit("depart", f"The party sets out for {job.title}.", location=location_id)
     if not _road(gm, job.days, job.title):
         return
@@ -1261,7 +1308,7 @@ def travel(gm: GM, name: str) -> None:
     if not _road(gm, TRAVEL_DAYS, name):
         return
     gm.c.settlement = name
-    st = _st(gm)
+    st = interlude_state(gm)
     st.stock = {}
     st.days = 0  # a new stay
     settlement(gm).prices = {}
@@ -1273,7 +1320,6 @@ def travel(gm: GM, name: str) -> None:
 def recruit(gm: GM) -> Member:
     """A new adventurer joins: a random one, with their own kit and silver (no fee: a ruling)."""
     from rules.creation import random_adventurer
-    from rules.gm.state import Member
 
     adv = random_adventurer(gm.content, gm.rng)
     m = Member(id=gm.c.new_id("a"), adv=adv, joined_day=gm.c.day)
@@ -1288,7 +1334,7 @@ def retire(gm: GM, member: Member) -> None:
     ok, why = _retire_ok(gm, member)
     if not ok:
         raise RuleError(why or "cannot retire")
-    st = _st(gm)
+    st = interlude_state(gm)
     gm.c.party.remove(member)
     st.plans.pop(member.id, None)
     st.sleep.pop(member.id, None)
@@ -1318,7 +1364,6 @@ def _spend_insight(gm: GM, member: Member, rule: str, target: str) -> None:
 
 def leave_island(gm: GM) -> None:
     """Passage off Blacksalt: the campaign is won."""
-    from rules.gm.state import Phase
 
     goal = gm.c.goal_silver
     if gm.c.silver < goal:
@@ -1353,7 +1398,6 @@ def _tidy_board(gm: GM) -> None:
 def refresh_board(gm: GM) -> None:
     """New jobs: 3-5 dungeons of different themes around the party's strength.  Dungeons the party has
     entered and not cleared stay on the board."""
-    from rules.gm.state import Job, LocationState
 
     c = gm.c
     keep = [j for j in c.jobs if j.location in c.locations and c.locations[j.location].visits
@@ -1393,327 +1437,6 @@ def refresh_board(gm: GM) -> None:
         jobs.append(Job(location=loc_id, title=site.title, theme=site.theme, level=site.level, bounty=site.bounty,
                         depths=len(site.levels), hook=site.hook, days=days))  # fmt: skip
     c.jobs = jobs
-    _st(gm).board_day = c.day
+    interlude_state(gm).board_day = c.day
     gm.emit("jobs", f"The job board of {c.settlement}: " + "; ".join(f"{j.title} (level {j.level}, {j.bounty} silver)"
             for j in jobs) + ".", jobs=[j.location for j in jobs])  # fmt: skip
-
-
-# --- autoplay ------------------------------------------------------------------------------------------
-
-
-def suggest(gm: GM, actions: list[Action]) -> Action:
-    """The autoplay's interlude choice among ``actions`` (the legal ones)."""
-    avail = [a for a in actions if a.available]
-    if not avail:
-        raise RuleError("no interlude action is available")
-    by_id = {a.id: a for a in avail}
-    if gm.c.interlude is None:
-        return avail[0]
-    st = gm.c.interlude
-    if st.step == "market":
-        return _suggest_market(gm, avail, by_id)
-    if st.step == "sleep":
-        even = by_id.get("share")
-        if even is not None and any(m.adv.character.silver < _reserve(gm) for m in gm.alive()):
-            return even  # everyone pays for their own bed
-        return _suggest_sleep(gm, avail)
-    if "leave_island" in by_id:
-        return by_id["leave_island"]
-    water = next((a for a in avail if a.kind == "water"), None)
-    if water is not None:
-        return water  # free, and parched adventurers cannot catch their breath
-    for a in avail:
-        if a.kind == "retire":
-            return a
-    if "recruit" in by_id:
-        return by_id["recruit"]
-    spend = _suggest_insight(avail)
-    if spend is not None:
-        return spend
-    announced = any(st.plans.values())
-    if not announced:
-        town = _safe_town(gm) if _hunted(gm) else _food_town(gm)
-        if town is not None and f"travel:{town}" in by_id:
-            return by_id[f"travel:{town}"]
-    if not announced and (_hunted(gm) or _ready(gm)):
-        job = _suggest_job(gm, [a for a in avail if a.kind == "expedition"])
-        if job is not None:
-            return job
-        travels = [a for a in avail if a.kind == "travel"]
-        if travels:
-            return travels[0]
-    pool = _suggest_pool(gm, by_id)
-    if pool is not None:
-        return pool
-    for m in gm.alive():
-        mine = {a.id: a for a in avail if a.who == m.id and a.kind in ("rest", "tend", "sell", "shop", "lay_low")}
-        if mine:
-            pick = _suggest_for(gm, m, mine)
-            if pick is not None:
-                return pick
-    return by_id.get("resolve") or avail[0]
-
-
-def _suggest_job(gm: GM, jobs: list[Action]) -> Action | None:
-    """The job to take: not a dungeon whose way in, or whose every way on, the party knows to be held by
-    enemies, nor one it has worn out (too many visits); then the best of :func:`_best_job`."""
-    from rules.gm.autoplay import AUTO_VISITS, barred, guarded, visits
-
-    open_ = [a for a in jobs if not guarded(gm, a.target or "") and not barred(gm, a.target or "")]
-    fresh = [a for a in open_ if visits(gm, a.target or "") < AUTO_VISITS]
-    return _best_job(gm, fresh or open_ or jobs)
-
-
-def _suggest_pool(gm: GM, by_id: dict[str, Action]) -> Action | None:
-    """Short of a light or food: everyone's silver to the richest adventurer who has a day's action left, who
-    goes shopping with it (apart, three purses of five silver buy less than one of fifteen)."""
-    state = _doom(gm)
-    if not _short_of_essentials(gm) or (state is not None and state.no_shopping):
-        return None
-    plans = _st(gm).plans
-    going = [m for m in gm.alive() if any(p.startswith("shop") for p in plans.get(m.id, []))]
-    free = going or [m for m in gm.alive() if _slots(gm, m) > 0 and m.adv.character.can_act]
-    if not free:
-        return None
-    # whoever already goes to the market gets the purse (never take it from them); else the richest still free
-    shopper = max(free, key=lambda m: (m.adv.character.silver, m.id))
-    prices = settlement(gm).prices
-    essentials = ("Torches", *_ration_names(gm))
-    # what the essentials cost (a price not rolled yet: the dearest its rarity can be)
-    cost = sum(prices.get(name, _dearest(gm, name)) * n for name, n in _needs(gm).items() if name in essentials)
-    if shopper.adv.character.silver - _reserve(gm) - 1 >= cost:
-        return None  # the shopper can pay alone
-    return by_id.get(f"pool:{shopper.id}")
-
-
-def _dearest(gm: GM, name: str) -> int:
-    """The highest price the rarity of ware ``name`` can roll (items.toml's rarity price dice)."""
-    ware = _ware(gm, name)
-    entry = next((r for r in gm.content.items.rarities if ware is not None and r.name == ware.rarity), None)
-    if entry is None:
-        return 0
-    return DiceExpr.parse(entry.price).maximum if isinstance(entry.price, str) else int(entry.price)
-
-
-def _suggest_insight(avail: list[Action]) -> Action | None:
-    for rule in ("heal_trauma", "increase_lowest_score", "increase_proficiency", "learn_skill"):
-        for a in avail:
-            if a.kind == "insight" and a.param("rule") == rule:
-                return a
-    return None
-
-
-def _needs(gm: GM) -> dict[str, int]:
-    """What the party would buy next (whoever carries it: rations and light are shared): item -> how many
-    more, in the order it buys them — a light first (an expedition in the dark earns nothing: measured, 58% of
-    expeditions set out without one when food came first), then a ration each (hunger bites every day), then
-    the rest in rounds, so a poor party leaves with a torch and food rather than a bag of torches."""
-    rations = _ration_names(gm)
-    n = len(gm.alive())
-    tiers: list[tuple[str, int]] = []
-    for round_ in range(1, AUTO_RATIONS + 1):
-        if round_ <= AUTO_TORCHES:
-            tiers.append(("Torches", round_))  # packs for the party: one burns for about three decays
-        if rations:
-            tiers.append((rations[0], round_ * n))
-    tiers += [("Camping supplies", AUTO_CAMPING * n), ("Bandages", AUTO_BANDAGES * n)]
-    if not any(m.adv.character.has_skill("Infiltration") for m in gm.alive()):
-        tiers.append(("3 meter pole", 1))  # one for the party, to look for traps
-    needs: dict[str, int] = {}
-    for name, want in tiers:
-        have = _party_count(gm, name)
-        if have < want and name not in needs:
-            needs[name] = want - have
-    return needs
-
-
-def _reserve(gm: GM) -> int:
-    """Silver the autoplay keeps for tonight's bed."""
-    cost = inn_cost(gm)
-    return cost if cost is not None else 0
-
-
-def _strength(gm: GM) -> float:
-    """Available dice left, as a share of the party's scores."""
-    full = sum(m.adv.character.attrs[a].score for m in gm.alive() for a in ATTRS) or 1
-    return sum(max(0, m.adv.character.attrs[a].available) for m in gm.alive() for a in ATTRS) / full
-
-
-def _ready(gm: GM) -> bool:
-    """The party is as ready as it will get: loot sold, a light and a ration each (if they can be had), and
-    strong enough, or with nothing left that a day in town would mend (or too long idle)."""
-    from rules.gm.autoplay import LEAVE_BELOW
-
-    st = _st(gm)
-    if st.days >= AUTO_MAX_DAYS_HURT or (st.days >= AUTO_MAX_DAYS and _strength(gm) >= LEAVE_BELOW + 0.1):
-        return True
-    party = gm.alive()
-    if any(_is_loot(gm, it) for m in party for _, it, _ in sellable(gm, m)):
-        return False
-    state = _doom(gm)
-    can_shop = not (state is not None and state.no_shopping) and gm.c.silver > _reserve(gm) + 2  # pooled
-    if _short_of_essentials(gm) and can_shop:
-        return False
-    mending = any(
-        ("hungry" not in m.adv.character.afflictions and _wounds(m))
-        or ("parched" not in m.adv.character.afflictions and _fatigue(m))
-        for m in party
-    )
-    return not (mending and _strength(gm) < AUTO_STRENGTH)
-
-
-def _safe_town(gm: GM) -> str | None:
-    """Hunted: the biggest settlement where the party is still welcome."""
-    best: tuple[int, int, str] | None = None
-    for s in gm.content.blacksalt.settlements:
-        if s.name == gm.c.settlement:
-            continue
-        place = gm.c.settlements.get(s.name)
-        doom = place.doom if place is not None else 0
-        state = doom_state(gm.content, doom)
-        if state is not None and state.hunted:
-            continue
-        key = (-doom, s.size, s.name)
-        if best is None or key[:2] > best[:2]:
-            best = key
-    return best[2] if best is not None else None
-
-
-def _has_light(gm: GM) -> bool:
-    lights = {i.name for i in gm.content.items.items if i.light is not None}
-    return any(i.name in lights for m in gm.alive() for i in m.adv.inventory.items)
-
-
-def _food_town(gm: GM) -> str | None:
-    """Half the party is starving, or it has no light after two days, where common goods are hard to find:
-    a market that always has them."""
-    party = gm.alive()
-    hungry = sum(1 for m in party if "hungry" in m.adv.character.afflictions)
-    dark = not _has_light(gm) and _st(gm).days >= 2
-    if not party or (hungry * 2 < len(party) and not dark):
-        return None
-    if _shop_rule(gm, settlement(gm).size, "common") == "always":
-        return None
-    for s in gm.content.blacksalt.settlements:
-        if s.name != gm.c.settlement and _shop_rule(gm, s.size, "common") == "always":
-            place = gm.c.settlements.get(s.name)
-            state = doom_state(gm.content, place.doom) if place is not None else None
-            if state is None or not state.no_shopping:
-                return s.name
-    return None
-
-
-def _best_job(gm: GM, jobs: list[Action]) -> Action | None:
-    if not jobs:
-        return None
-    strength = party_strength(gm)
-
-    def score(a: Action) -> tuple[int, int, int]:
-        job = _job(gm, a.target or "")
-        return (-max(0, job.level - strength), -job.days, job.bounty)  # the road costs rations
-
-    return max(jobs, key=score)
-
-
-def _suggest_for(gm: GM, member: Member, mine: dict[str, Action]) -> Action | None:
-    ch = member.adv.character
-    reserve = _reserve(gm) + 1
-
-    def take(*plans: str) -> Action | None:
-        for plan in plans:
-            kind, _, option = plan.partition(":")
-            a = mine.get(f"{kind}:{member.id}" + (f":{option}" if option else ""))
-            if a is not None and (not a.cost.silver or ch.silver - a.cost.silver >= reserve):
-                return a
-        return None
-
-    short = _short_of_essentials(gm)
-    if short and ch.silver > reserve + 1:
-        pick = take("shop")  # light and food before anything paid: without them no expedition earns
-        if pick is not None:
-            return pick
-    if short:
-        reserve += AUTO_ESSENTIALS_MONEY  # a paid cure must leave the silver for a torch and a ration
-    wounds = {a: ch.attrs[a].wounds for a in ATTRS}
-    heals = "hungry" not in ch.afflictions
-    body = wounds[Attr.STR] + wounds[Attr.DEX]
-    if heals and wounds[Attr.INT] and not body:
-        pick = take("rest:bucolic_rest", "tend:surgeon", "tend:witch_doctor")
-        if pick is not None:
-            return pick
-    if heals and (body or wounds[Attr.INT]):
-        paid = ("tend:witch_doctor", "tend:surgeon") if "cursed" in ch.afflictions else (
-            "tend:surgeon", "tend:witch_doctor")  # fmt: skip
-        pick = take(*paid, "tend:first_aid_kit", "tend:time_heals", "tend")
-        if pick is not None:
-            return pick
-    if heals and wounds[Attr.PRE]:
-        pick = take("rest:get_drunk")
-        if pick is not None:
-            return pick
-    if any(_is_loot(gm, it) for _, it, _ in sellable(gm, member)):
-        pick = take("sell")
-        if pick is not None:
-            return pick
-    if _needs(gm) and ch.silver > reserve + 1:
-        pick = take("shop")
-        if pick is not None:
-            return pick
-    if ch.afflictions & {"angry", "hopeless"}:
-        pick = take("rest:entertainment")
-        if pick is not None:
-            return pick
-    if ch.afflictions & {"terrified", "hopeless"}:
-        pick = take("rest:get_drunk")
-        if pick is not None:
-            return pick
-    if not _fatigue(member) and settlement(gm).doom > 0:
-        pick = take("lay_low")
-        if pick is not None:
-            return pick
-    return take("rest")
-
-
-def _short_of_essentials(gm: GM) -> bool:
-    """The party lacks a light, or someone lacks a ration: what it must buy before it pays for comfort."""
-    rations = _ration_names(gm)
-    return not _has_light(gm) or any(sum(_count(m, n) for n in rations) < 1 for m in gm.alive())
-
-
-def _suggest_market(gm: GM, avail: list[Action], by_id: dict[str, Action]) -> Action:
-    st = _st(gm)
-    m = _live(gm, st.market)
-    if m is None:
-        return by_id.get("done") or avail[0]
-    if st.market_kind == "sell":
-        for a in avail:
-            if a.kind == "sell_item":
-                item = m.adv.inventory.items[int(a.param("index"))]
-                if _is_loot(gm, item):
-                    return a
-        return by_id["done"]
-    budget = m.adv.character.silver - _reserve(gm) - 1
-    inv = m.adv.inventory
-    if not any(p.container and not p.liquid_only and p.on_body and inv.free(p.name) > 0 for p in inv.places):
-        return by_id["done"]  # bought goods would go into the hands: a weapon hand full of bread
-    for name in _needs(gm):
-        buy = by_id.get(f"buy:{name}")
-        if buy is not None and buy.cost.silver <= budget:
-            return buy
-    return by_id["done"]
-
-
-def _suggest_sleep(gm: GM, avail: list[Action]) -> Action:
-    st = _st(gm)
-    waiting = [m for m in gm.alive() if m.id not in st.sleep]
-    if not waiting:
-        return avail[0]
-    m = waiting[0]
-    mine = {a.target: a for a in avail if a.kind == "sleep" and a.who == m.id}
-    inn = mine.get("inn")
-    comfortable = inn is not None and m.adv.character.silver - inn.cost.silver >= AUTO_FOOD_MONEY
-    order = ("proper_accommodation", "inn", "camp") if comfortable else ("proper_accommodation", "camp", "inn")
-    for rule in order:
-        if rule in mine:
-            return mine[rule]
-    return next(iter(mine.values()))

@@ -20,7 +20,7 @@ from rules.checks import RuleError
 from rules.gm.events import Action, Cost
 
 if TYPE_CHECKING:
-    from rules.gm.engine import GM
+    from rules.gm.services import GM
     from rules.gm.state import Member
 
 KIND = "purse"

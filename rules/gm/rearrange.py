@@ -20,11 +20,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.checks import RuleError
+from rules.gm.combat_actions import take_in_hand
+from rules.gm.combat_gear import spare_weapons
 from rules.gm.events import Action, Cost
 from rules.inventory import HANDS, TORSO, Carried, Inventory
 
 if TYPE_CHECKING:
-    from rules.gm.engine import GM
+    from rules.gm.services import GM
     from rules.gm.state import Member
 
 KINDS = ("equip", "stow")
@@ -48,7 +50,6 @@ def _busy(inv: Inventory, place: str) -> bool:
 
 def actions(gm: GM) -> list[Action]:
     """Every rearrangement each adventurer who can act may make now."""
-    from rules.gm.combat_gear import spare_weapons
 
     out: list[Action] = []
     cost, rule = free_action(gm)
@@ -77,8 +78,6 @@ def apply(gm: GM, action: Action) -> None:
     if who is None:
         raise RuleError("only an adventurer who can act rearranges their trappings")
     if action.kind == "equip":
-        from rules.gm.combat_actions import take_in_hand
-
         take_in_hand(gm, who, str(action.param("item")))
         return
     _stow(gm, who, int(action.param("index")), str(action.param("place")))

@@ -15,10 +15,9 @@ from random import Random
 from typing import Any
 
 from rules.creation import Adventurer
-from rules.gm.camp import CampState
-from rules.gm.combat import CombatState
-from rules.gm.interlude import InterludeState
+from rules.gm.combat_state import CombatState
 from rules.gm.serial import dump, load
+from rules.gm.site import SiteRoom
 from rules.trackers import OmensTracker
 
 SAVE_VERSION = 1
@@ -185,6 +184,58 @@ class Stats:
     steps: int = 0
 
 
+# --- the state of a camp and of an interlude (the procedures: rules.gm.camp, rules.gm.interlude) ---
+
+SETUP = "setup"  # camp stages
+ACTIONS = "actions"
+
+
+@dataclass
+class CampState:
+    """Everything the camp procedure keeps between steps (saved with the campaign)."""
+
+    stage: str = SETUP  # "setup", then "actions"
+    room: int = 0
+    dry: bool = False
+    filthy: bool = False
+    exposed: bool = False
+    survivalists: list[str] = field(default_factory=list)  # member ids
+    supplies: int = 0  # camping supplies used
+    fire: bool = False
+    firewood: bool = False  # the fire burns firewood instead of a camping supply
+    long_rest: bool = False
+    points: int = 0  # camp actions, fixed when the setup is done
+    spent: int = 0
+    lookouts: int = 0
+    rested: bool = False
+    slept: bool = False
+    snore_dice: int = 0  # Loud snore: extra ambush dice chosen at Sleep
+    meals: int = 0  # Cook actions taken
+    done: list[str] = field(default_factory=list)  # once-a-camp uses: "surgeon:a1", "ritual:a2", "pray:a3"
+
+    @property
+    def left(self) -> int:
+        return self.points - self.spent
+
+
+@dataclass
+class InterludeState:
+    """Everything the interlude procedure keeps between steps (saved with the campaign)."""
+
+    step: str = "actions"  # "actions" (announcing), "market" (shopping or selling), "sleep", "road" (travelling)
+    days: int = 0  # days begun in this interlude
+    event: str = ""  # today's Blacksalt event, for the UI
+    plans: dict[str, list[str]] = field(default_factory=dict)  # member id -> actions announced today
+    queue: list[str] = field(default_factory=list)  # "member|plan" still to resolve
+    market: str = ""  # the member at the market
+    market_kind: str = ""  # "shop" or "sell"
+    sleep: dict[str, str] = field(default_factory=dict)  # member id -> sleep location rule chosen
+    stock: dict[str, bool] = field(default_factory=dict)  # item -> in stock today (rolled by the day's first shopper)
+    haggles: dict[str, int] = field(default_factory=dict)  # member id -> price rerolls used
+    restocks: dict[str, int] = field(default_factory=dict)  # member id -> availability rerolls used
+    board_day: int = 0  # the day the job board was last refreshed
+
+
 @dataclass
 class Campaign:
     seed: int
@@ -252,3 +303,11 @@ def rng_from(state: list[Any]) -> Random:
     version, internal, gauss = state
     rng.setstate((version, tuple(internal), gauss))
     return rng
+
+
+def fresh_room_state(room: SiteRoom) -> RoomState:
+    return RoomState(
+        monsters=[GroupState(g.monster, g.count, aware=g.aware) for g in room.monsters],
+        traps=[TrapState() for _ in room.traps],
+        corpses=["warded" if c.warded else "lying" for c in room.corpses],
+    )

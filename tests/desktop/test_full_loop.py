@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QPushButto
 
 from desktop.main_window import MainWindow
 from desktop.settings import Settings
-from rules.gm.autoplay import suggest
+from rules.autoplay import suggest
 from rules.gm.events import Action
 from rules.gm.state import Phase
 

@@ -10,14 +10,16 @@ import pytest
 
 from dungeon_gen.site import GeneratedDungeons
 from rules.attributes import ATTRS, Attr
+from rules.autoplay import combat_policy, suggest
+from rules.autoplay.combat_policy import forecast_groups
+from rules.autoplay.combat_policy import suggest as combat_suggest
+from rules.autoplay.interlude_policy import barred
+from rules.autoplay.player import explore, worth_fighting
+from rules.autoplay.simulate import run
 from rules.content.registry import load_content
-from rules.gm import combat, exploration
-from rules.gm.autoplay import barred, explore, suggest, worth_fighting
-from rules.gm.combat_policy import forecast_groups
-from rules.gm.combat_policy import suggest as combat_suggest
+from rules.gm import exploration
 from rules.gm.engine import GM
 from rules.gm.events import Event
-from rules.gm.simulate import run
 from rules.gm.site import SiteMonsters
 from rules.gm.state import Phase
 from rules.inventory import Carried
@@ -179,7 +181,7 @@ def _fight_out(gm: GM) -> None:
     for _ in range(30):
         if gm.c.phase is not Phase.COMBAT:
             break
-        gm.apply(combat.suggest(gm, [a for a in gm.legal_actions() if a.available]))
+        gm.apply(combat_policy.suggest(gm, [a for a in gm.legal_actions() if a.available]))
 
 
 def test_fleeing_a_fight_further_in_falls_back_to_the_room_it_came_from() -> None:
@@ -194,7 +196,7 @@ def test_fleeing_a_fight_further_in_falls_back_to_the_room_it_came_from() -> Non
 def test_with_nothing_to_strike_with_next_to_an_enemy_it_gets_out_instead_of_waiting(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from rules.gm import combat_policy
+    from rules.autoplay import combat_policy
 
     monkeypatch.setattr(combat_policy, "should_flee", lambda gm, cs: False)  # even where the forecast says stay
     gm = arena([("Goblin Scrapper", 1)], surprise=None)

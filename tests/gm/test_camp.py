@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from rules.attributes import ATTRS, Attr
+from rules.autoplay import camp_policy
 from rules.checks import RuleError
 from rules.gm import camp, exploration
 from rules.gm.engine import GM, AutoDecider
@@ -557,7 +558,7 @@ def test_autoplay_camps_and_moves_on(fights: list[Any]) -> None:
         for _ in range(40):
             if gm.c.phase is not Phase.CAMP:
                 break
-            action = camp.suggest(gm, gm.legal_actions())
+            action = camp_policy.suggest(gm, gm.legal_actions())
             chosen.append(action.id)
             gm.apply(action.id)
         assert gm.c.phase in (Phase.EXPLORATION, Phase.COMBAT)

@@ -16,12 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.attributes import ATTRS, Attr
+from rules.autoplay import combat_policy
 from rules.character import Condition
 from rules.checks import RuleError
 from rules.content.registry import load_content
 from rules.gm import combat, exploration
 from rules.gm import combat_core as core
-from rules.gm.combat import CombatState, Fighter, Foe
+from rules.gm.combat_state import CombatState, Fighter, Foe
 from rules.gm.engine import GM
 from rules.gm.site import SiteMonsters
 from rules.gm.state import Campaign, Member, Phase
@@ -816,7 +817,7 @@ def test_random_legal_actions_never_break_a_fight(
             break
         options = [a for a in gm.legal_actions() if a.available]
         assert options, "a fight with no available action"
-        pick = combat.suggest(gm, options) if chooser.random() < 0.5 else chooser.choice(options)
+        pick = combat_policy.suggest(gm, options) if chooser.random() < 0.5 else chooser.choice(options)
         gm.apply(pick.id)
         check(gm)
     if gm.c.phase is Phase.COMBAT:

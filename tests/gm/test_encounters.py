@@ -369,7 +369,7 @@ def test_the_party_may_sneak_out_past_unaware_groups() -> None:
 
 
 def pick(gm: GM) -> str:
-    from rules.gm.autoplay import suggest
+    from rules.autoplay import suggest
 
     chosen = suggest(gm)
     assert chosen is not None

@@ -8,6 +8,7 @@ from rules.attributes import ATTRS, Attr
 from rules.checks import RuleError
 from rules.gm import exploration
 from rules.gm.engine import GM
+from rules.gm.gear import snuff
 from rules.gm.state import Campaign, Phase
 from rules.inventory import Carried
 from tests.gm.scripted import SiteLoot, SiteSecret, SiteTrap, corridor, game
@@ -250,5 +251,5 @@ def test_leaving_keeps_the_lit_torch_but_a_burnt_out_one_is_gone() -> None:
     gm2 = game(corridor())
     enter(gm2)
     m2 = gm2.c.party[0]
-    exploration.snuff(gm2, m2, "burnt out")
+    snuff(gm2, m2, "burnt out")
     assert [i.count for i in m2.adv.inventory.items if i.name == "Torches"] == [1]  # only the unlit one

@@ -14,6 +14,7 @@ import pytest
 
 from dungeon_gen.site import GeneratedDungeons
 from rules.attributes import ATTRS, Attr
+from rules.autoplay import interlude_policy
 from rules.character import Condition
 from rules.checks import RuleError
 from rules.content.registry import Content, load_content
@@ -21,8 +22,7 @@ from rules.gm import interlude
 from rules.gm.campaign import new_campaign
 from rules.gm.engine import GM
 from rules.gm.events import Action
-from rules.gm.interlude import InterludeState
-from rules.gm.state import Campaign, LocationState, Member, Phase
+from rules.gm.state import Campaign, InterludeState, LocationState, Member, Phase
 from rules.inventory import Carried
 from tests.gm.scripted import FakeMaker, Loaded
 
@@ -130,7 +130,7 @@ def test_the_same_seed_and_choices_give_the_same_interlude() -> None:
         gm = game(seed)
         gm.rng = Random(seed)
         for _ in range(40):
-            action = interlude.suggest(gm, gm.legal_actions())
+            action = interlude_policy.suggest(gm, gm.legal_actions())
             if action.kind == "expedition":
                 break
             gm.apply(action)
@@ -254,7 +254,7 @@ def test_thugs_take_three_wounds_and_2d6_silver_from_the_group() -> None:
     gm.apply("begin")
     assert a.adv.character.silver + b.adv.character.silver == 13 - 11
     assert a.adv.character.silver == 0  # the richest pays first
-    assert sum(interlude._wounds(m) for m in gm.c.party) == 3
+    assert sum(interlude.wounds_of(m) for m in gm.c.party) == 3
 
 
 def test_the_sun_did_not_rise() -> None:
@@ -640,9 +640,9 @@ def test_each_sleep_table_row(rule: str, total: int) -> None:
     if row.affliction_choice:
         assert ch.afflictions & set(row.affliction_choice), text
     if row.wounds:
-        assert interlude._wounds(m) == 1 + row.wounds, text
+        assert interlude.wounds_of(m) == 1 + row.wounds, text
     if row.alternatives:  # mugged: 8 silver paid (rich enough: pays rather than bleeds)
-        assert ch.silver == silver - 8 and interlude._wounds(m) == 1, text
+        assert ch.silver == silver - 8 and interlude.wounds_of(m) == 1, text
     elif row.lose_silver:
         assert ch.silver == silver - 9, text  # 3d6: 4 + 4 + 1
     else:
@@ -663,8 +663,8 @@ def test_a_mugged_pauper_takes_the_wounds_and_street_wise_is_never_robbed() -> N
     gm.apply(f"sleep:{a.id}:streets_large")
     dice(gm, 1, 5, 6, 6, 1, 5, 4)  # a: 6 (mugged), 2d6 = 12 > 3 silver; b: 6 (mugged, ignored)
     gm.apply(f"sleep:{b.id}:streets_large")
-    assert a.adv.character.silver == 3 and interlude._wounds(a) == 2
-    assert b.adv.character.silver == 20 and interlude._wounds(b) == 0
+    assert a.adv.character.silver == 3 and interlude.wounds_of(a) == 2
+    assert b.adv.character.silver == 20 and interlude.wounds_of(b) == 0
 
 
 def test_camping_needs_a_supply_each() -> None:
@@ -852,7 +852,7 @@ def test_autoplay_plays_interludes_without_breaking() -> None:
         for _ in range(150):
             if c.phase is not Phase.INTERLUDE:
                 break
-            action = interlude.suggest(gm, gm.legal_actions())
+            action = interlude_policy.suggest(gm, gm.legal_actions())
             assert action.available
             if action.kind == "expedition":
                 break  # the dungeon is exploration's business
@@ -904,7 +904,7 @@ def test_refreshing_winds_takes_what_helps() -> None:
     a.adv.character.afflictions = {"angry"}
     b.adv.character.afflictions = {"shaken"}
     gm.apply("begin")
-    assert interlude._wounds(a) == 0 and a.adv.character.afflictions == {"angry"}
+    assert interlude.wounds_of(a) == 0 and a.adv.character.afflictions == {"angry"}
     assert b.adv.character.afflictions == set()
 
 
@@ -957,5 +957,5 @@ def test_a_first_aid_kit_heals_and_wears_down() -> None:
     gm.apply(f"tend:{m.id}:first_aid_kit")
     dice(gm, 2, 1, 5, 5)  # the usage die: 2, down to d4; 3d!: a 1, one more wound healed
     gm.apply("resolve")
-    assert interlude._wounds(m) == 0  # tending 1, the kit 1, its 3d! 1
+    assert interlude.wounds_of(m) == 0  # tending 1, the kit 1, its 3d! 1
     assert kit.usage == 4

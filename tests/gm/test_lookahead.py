@@ -1,4 +1,4 @@
-"""Looking ahead (rules.gm.lookahead): fights judged by playing them out in copies of the campaign.
+"""Looking ahead (rules.autoplay.lookahead): fights judged by playing them out in copies of the campaign.
 
 The copies must never touch the campaign (its state, its dice), must count a won fight as won and a dead
 adventurer as dead, and the course decided for a side's turn must be kept (and saved) until the next one."""
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules.gm import combat_policy, lookahead
-from rules.gm.autoplay import explore, worth_fighting
-from rules.gm.combat_policy import forecast_groups
+from rules.autoplay import combat_policy, lookahead
+from rules.autoplay.combat_policy import forecast_groups
+from rules.autoplay.player import explore, worth_fighting
 from rules.gm.serial import dump
 from rules.gm.state import Phase, rng_state
 from tests.gm.test_autoplay import _unaware

@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules.autoplay import interlude_policy
 from rules.checks import RuleError
-from rules.gm import interlude, purse
+from rules.gm import purse
 from rules.gm.engine import GM
 from tests.gm.test_interlude import begin, game, give, ids
 
@@ -106,18 +107,18 @@ def test_the_autoplay_pools_the_silver_to_buy_a_light_no_one_could_afford_alone(
     set_silver(gm, 2, 2, 2)  # alone, each keeps the inn's price and a coin: nothing left for a torch
     for m in gm.c.party:
         give(m, "Ration", 2)
-    assert interlude._short_of_essentials(gm)  # no light
-    first = interlude.suggest(gm, gm.legal_actions())
+    assert interlude_policy.short_of_essentials(gm)  # no light
+    first = interlude_policy.suggest(gm, gm.legal_actions())
     while first.kind == "water":  # canteens are filled first (free, R185)
         gm.apply(first.id)
-        first = interlude.suggest(gm, gm.legal_actions())
+        first = interlude_policy.suggest(gm, gm.legal_actions())
     assert first.kind == purse.KIND and first.param("how") == "pool"
     gm.apply(first.id)
     assert sorted(silver(gm)) == [0, 0, 6]
     st = gm.c.interlude
     assert st is not None
     while True:  # everyone announces the day's action
-        pick = interlude.suggest(gm, gm.legal_actions())
+        pick = interlude_policy.suggest(gm, gm.legal_actions())
         if pick.id == "resolve":
             break
         assert pick.kind != purse.KIND  # pooled once, not again
@@ -135,5 +136,5 @@ def test_the_autoplay_shares_before_bed_so_everyone_can_pay_for_one() -> None:
     gm.apply("resolve")
     st = gm.c.interlude
     assert st is not None and st.step == "sleep"
-    pick = interlude.suggest(gm, gm.legal_actions())
+    pick = interlude_policy.suggest(gm, gm.legal_actions())
     assert pick.id == "share"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from rules.attributes import ATTRS, Attr
+from rules.autoplay import interlude_policy, suggest
 from rules.checks import RuleError
-from rules.gm import exploration, interlude
-from rules.gm.autoplay import suggest
+from rules.gm import exploration
 from rules.gm.state import Phase
 from rules.inventory import Carried
 from tests.gm.scripted import corridor, game
@@ -46,7 +46,7 @@ def test_the_autoplay_fills_canteens_before_setting_out() -> None:
     begin(gm)
     picks = []
     for _ in range(2):
-        pick = interlude.suggest(gm, gm.legal_actions())
+        pick = interlude_policy.suggest(gm, gm.legal_actions())
         picks.append(pick.kind)
         gm.apply(pick.id)
     assert picks == ["water", "water"]

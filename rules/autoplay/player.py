@@ -6,7 +6,7 @@ Exploration here: loot what is safe, explore unvisited rooms through the
 cheapest door, rest when tired, head for the exit when hurt, out of light or
 done, and take the stairs down when the level is explored and the party is fit.
 Fights: attack a room's enemies when playing the fight out in copies of the
-campaign (:mod:`rules.gm.lookahead`) wins it with everyone alive.
+campaign (:mod:`rules.autoplay.lookahead`) wins it with everyone alive.
 Encounters: where fighting is not a clean win and the room holds loot (or a
 door to work on, or the way out), buy the way with a bribe it can spare, else
 talk when a critical failure is unlikely.  With nowhere to go it spends a turn
@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING
 
 from rules.attributes import ATTRS, Attr
 from rules.gm.events import Action
+from rules.gm.gear import carrying, light_entry
+from rules.gm.places import blocked, door_state, found_hidden, key_for, live_monsters
+from rules.gm.services import best
 from rules.gm.site import SiteLink
-from rules.gm.state import Phase
 from rules.inventory import HANDS
 
 if TYPE_CHECKING:
@@ -37,18 +39,6 @@ DARK_STRENGTH = 0.8  # ... and only while it has this share of its dice left
 BREATH_AT = 3  # catch breath when the party has this many fatigue points (or anyone's DEX is tired)
 
 
-def suggest(gm: GM) -> Action | None:
-    actions = [a for a in gm.legal_actions() if a.available]
-    if not actions:
-        return None
-    phase = gm.c.phase
-    if phase is Phase.EXPLORATION:
-        return explore(gm, actions)
-    from rules.gm import camp, combat, interlude
-
-    module = {Phase.COMBAT: combat, Phase.CAMP: camp, Phase.INTERLUDE: interlude}[phase]
-    picker = getattr(module, "suggest", None)
-    return picker(gm, actions) if picker is not None else actions[0]
 
 
 def _by_kind(actions: list[Action], kind: str) -> list[Action]:
@@ -63,10 +53,8 @@ def party_strength(gm: GM) -> float:
 
 
 def has_light(gm: GM) -> bool:
-    from rules.gm.exploration import _light_entry
-
     return any(m.lit for m in gm.alive()) or any(
-        _light_entry(gm, i.name) is not None for m in gm.alive() for i in m.adv.inventory.items
+        light_entry(gm, i.name) is not None for m in gm.alive() for i in m.adv.inventory.items
     )
 
 
@@ -94,7 +82,6 @@ def should_leave(gm: GM) -> bool:
     assert exp is not None
     hurt = party_strength(gm) < LEAVE_BELOW or any(not m.adv.character.can_act for m in gm.alive())
     from rules.gm.exploration import boss_defeated
-
     # without a light every turn costs PRE fatigue or terror: a party that could buy none still gropes a few
     # rooms for something to sell while it is fresh (going home empty-handed only means starving there)
     dark = not has_light(gm) and (exp.turns >= DARK_TURNS or party_strength(gm) < DARK_STRENGTH)
@@ -105,8 +92,6 @@ def _path_first_step(gm: GM, goal: set[int], *, through_enemies: bool = False) -
     """The next room on the shortest passable path from here to any room of ``goal``: never through a room
     where the party knows enemies wait for it (unless the forecast says it wins there cleanly, or
     ``through_enemies``)."""
-    from rules.gm.exploration import _blocked
-
     exp = gm.c.expedition
     assert exp is not None
     level = gm.site_level()
@@ -121,7 +106,7 @@ def _path_first_step(gm: GM, goal: set[int], *, through_enemies: bool = False) -
             return r
         for link in level.links_of(r):
             n = link.other(r)
-            if n in prev or _blocked(gm, link) is not None:
+            if n in prev or blocked(gm, link) is not None:
                 continue
             if not through_enemies and not _safe_room(gm, n):
                 continue  # do not walk back into enemies the party has met
@@ -141,7 +126,7 @@ def _safe_room(gm: GM, room_id: int) -> bool:
 
 
 def _clean_win(gm: GM, groups: list[tuple[str, int]], *, surprise: bool) -> bool:
-    from rules.gm.combat_policy import forecast_groups
+    from rules.autoplay.combat_policy import forecast_groups
 
     if not gm.active():
         return False
@@ -151,9 +136,7 @@ def _clean_win(gm: GM, groups: list[tuple[str, int]], *, surprise: bool) -> bool
 
 def _openable(gm: GM, link: SiteLink) -> bool:
     """The party can get through this door: open, or one it can force, break, unlock or pick."""
-    from rules.gm.exploration import _blocked, _key_for, carrying, door_state
-
-    why = _blocked(gm, link)
+    why = blocked(gm, link)
     if why is None:
         return True
     if why == "hidden":
@@ -162,20 +145,18 @@ def _openable(gm: GM, link: SiteLink) -> bool:
         return True
     if link.door == "locked":
         tools = carrying(gm, "Lockpicking tools")
-        return door_state(gm, link).unlocked or _key_for(gm, link) is not None or tools is not None
+        return door_state(gm, link).unlocked or key_for(gm, link) is not None or tools is not None
     return False
 
 
 def room_for_loot(gm: GM) -> bool:
     """Someone standing has room for one of the room's remaining things (looting again with every bag and
     hand full only spends turns)."""
-    from rules.gm.exploration import _found_hidden
-
     st = gm.room_state()
     sizes = {
         0 if x.name.lower().startswith("key to") else (2 if x.big else 1)
         for i, x in enumerate(gm.room().loot)
-        if i not in st.loot_taken and (not x.hidden or _found_hidden(gm, i))
+        if i not in st.loot_taken and (not x.hidden or found_hidden(gm, i))
     }
     if not sizes:
         return False
@@ -191,13 +172,11 @@ def _openable_from(gm: GM, link: SiteLink, room_id: int) -> bool:
     """The party can get through this door from ``room_id``: open, or one it may work on there (forcing,
     breaking or picking a door needs a room that is safe)."""
     from rules.gm.encounters import unsafe
-    from rules.gm.exploration import _blocked, _key_for
-
-    if _blocked(gm, link) is None:
+    if blocked(gm, link) is None:
         return True
     if not _openable(gm, link):
         return False
-    return _key_for(gm, link) is not None or not unsafe(gm, room_id)
+    return key_for(gm, link) is not None or not unsafe(gm, room_id)
 
 
 #: A room's known enemies do not bar the way when the forecast is a win in which no one goes down and the party
@@ -206,7 +185,7 @@ SURPRISE_WOUNDS_PER_ADVENTURER = 0.5
 
 
 #: Start a fight with a room's enemies (aware or not) when, played out in copies of the campaign
-#: (:mod:`rules.gm.lookahead`), it is won in at least this share of them ...
+#: (:mod:`rules.autoplay.lookahead`), it is won in at least this share of them ...
 FIGHT_WON = 0.8
 #: ... and someone dies in at most this share.
 FIGHT_DYING = 0.1
@@ -218,8 +197,7 @@ def worth_fighting(gm: GM) -> bool:
     Before, the autoplay read the expected-value forecast, attacked only the unaware it would kill within
     the surprise round, and so passed by most fights it would have won (measured in the closing note of
     this change: 22 of 109 room fights won in every copy with no one dead, 9 taken)."""
-    from rules.gm.exploration import live_monsters
-    from rules.gm.lookahead import play_out
+    from rules.autoplay.lookahead import play_out
 
     if not live_monsters(gm) or not gm.active():
         return False
@@ -372,7 +350,6 @@ def make_peace(gm: GM, actions: list[Action]) -> Action | None:
 
 def _parley_risk(gm: GM) -> float:
     """The chance the best talker's PRE test is a critical failure."""
-    from rules.gm.exploration import best
     from rules.odds import odds
 
     who = best(gm, Attr.PRE)
@@ -380,60 +357,3 @@ def _parley_risk(gm: GM) -> float:
 
 
 # --- between expeditions ------------------------------------------------------------------------------------
-
-#: Expeditions into one dungeon before the autoplay would rather try another (each exit wakes it up: doom +2).
-AUTO_VISITS = 3
-
-
-def visits(gm: GM, location_id: str) -> int:
-    loc = gm.c.locations.get(location_id)
-    return loc.visits if loc is not None else 0
-
-
-def barred(gm: GM, location_id: str) -> bool:
-    """On the first level of a dungeon the party has been in, every unexplored room it knows a way to lies
-    behind a room where it has seen enemies waiting for it: going back only means meeting them again (the
-    mindless stay hostile, R171).  Doors count as passable; the deeper levels are not looked at."""
-    loc = gm.c.locations.get(location_id)
-    if loc is None or not loc.visits or 1 not in loc.levels:
-        return False
-    from rules.gm.encounters import menacing
-
-    states = loc.levels[1].rooms
-    level = gm.site(location_id).depth(1)
-
-    def held(rid: int) -> bool:
-        st = states.get(rid)
-        return st is not None and bool(menacing(gm, level.room(rid), st.monsters, expedition=False))
-
-    todo = [r for r in level.entrances if not held(r)]
-    seen = set(todo)
-    while todo:
-        r = todo.pop()
-        st = states.get(r)
-        if st is None or not st.visited:
-            return False  # a way in to somewhere new
-        if any(d > 1 for d, _ in level.room(r).stairs):
-            return False  # the stairs down
-        for link in level.links_of(r):
-            n = link.other(r)
-            if n not in seen and not held(n):
-                seen.add(n)
-                todo.append(n)
-    return True
-
-
-def guarded(gm: GM, location_id: str) -> bool:
-    """The party has seen enemies waiting for it in a room where it comes in."""
-    loc = gm.c.locations.get(location_id)
-    if loc is None or not loc.visits or 1 not in loc.levels:
-        return False
-    from rules.gm.encounters import menacing
-
-    states = loc.levels[1].rooms
-    level = gm.site(location_id).depth(1)
-    for rid in level.entrances:
-        st = states.get(rid)
-        if st is not None and menacing(gm, level.room(rid), st.monsters, expedition=False):
-            return True
-    return False

@@ -1,6 +1,6 @@
 """Looking ahead: the autoplay judges a fight by playing it out in copies of the campaign.
 
-The expected-value forecast (:func:`rules.gm.combat_policy.forecast_groups`) is quick, but it reads a fight
+The expected-value forecast (:func:`rules.autoplay.combat_policy.forecast_groups`) is quick, but it reads a fight
 badly: it counts an adventurer who has run out of dice as lost, and it never sees the enemy who stops next to
 the first adventurer, the armour that holds, the rat that jumps away.  Measured over the room fights the
 autoplay met in 40 campaigns (6 expeditions each), it called a lone aware Giant Rat a fight with two
@@ -24,7 +24,7 @@ from random import Random
 from typing import TYPE_CHECKING, Literal, cast
 
 if TYPE_CHECKING:
-    from rules.gm.combat import CombatState
+    from rules.gm.combat_state import CombatState
     from rules.gm.engine import GM
 
 #: Copies played for one judgement.
@@ -69,7 +69,7 @@ class Outlook:
 
 def play_out(gm: GM, first: str | None, c: Course, runs: int = RUNS) -> Outlook:
     """Play the fight (started by action ``first``, or the one in progress) to its end in ``runs`` copies."""
-    from rules.gm.autoplay import suggest
+    from rules.autoplay import suggest
     from rules.gm.state import Phase
 
     base = zlib.crc32(f"{gm.c.seed}:{gm.c.stats.steps}:{first}:{c}".encode())

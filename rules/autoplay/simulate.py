@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rules.autoplay import suggest
 from rules.content.registry import Content
-from rules.gm.autoplay import suggest
 from rules.gm.campaign import new_campaign
 from rules.gm.engine import GM
 from rules.gm.events import Event

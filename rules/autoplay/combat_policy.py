@@ -25,8 +25,8 @@ from rules.checks import TestSpec
 from rules.content.schema_bestiary import Monster
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
-from rules.gm.combat import CombatState, Fighter, Foe
 from rules.gm.combat_gear import Arm, arms_of
+from rules.gm.combat_state import CombatState, Fighter, Foe
 from rules.gm.events import Action
 from rules.notation import Attack, Modifier
 from rules.odds import odds
@@ -464,8 +464,8 @@ def forecast_groups(gm: GM, groups: list[tuple[str, int]], *, surprise: bool = F
 
 def should_flee(gm: GM, cs: CombatState) -> bool:
     """Leave while the party still can: the fight is lost or cannot be won, someone has already left, or
-    playing it out (:mod:`rules.gm.lookahead`) costs more lives than leaving now."""
-    from rules.gm import lookahead
+    playing it out (:mod:`rules.autoplay.lookahead`) costs more lives than leaving now."""
+    from rules.autoplay import lookahead
 
     if losing(gm, cs) or not winnable(gm, cs):
         return True

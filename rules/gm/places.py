@@ -1,0 +1,71 @@
+"""The dungeon as the party finds it: doors and what bars them, who is in a room, keys and hidden loot."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.gm.site import SiteLink
+from rules.gm.state import DoorState, GroupState
+from rules.inventory import Carried
+
+if TYPE_CHECKING:
+    from rules.gm.services import GM
+
+
+
+def door_state(gm: GM, link: SiteLink) -> DoorState:
+    lv = gm.level_state()
+    if link.id not in lv.doors:
+        lv.doors[link.id] = DoorState(opened=link.door == "archway")
+    return lv.doors[link.id]
+
+
+def blocked(gm: GM, link: SiteLink) -> str | None:
+    """Why the party cannot pass ``link`` now (None: it can)."""
+    st = door_state(gm, link)
+    if link.door == "secret" and not st.found:
+        return "hidden"
+    if st.opened or st.broken:
+        return None
+    if link.door == "locked" and not st.unlocked:
+        return "The door is locked: use its key or pick the lock."
+    if link.door == "stuck":
+        return "The door is stuck: force it open (STR, noisy)."
+    if link.door == "barricaded":
+        return "The way is barricaded: break through (STR, noisy)."
+    return None
+
+
+def live_monsters(gm: GM, room_id: int | None = None) -> list[GroupState]:
+    return [g for g in gm.room_state(room_id).monsters if g.count > 0]
+
+
+def room_label(gm: GM, room_id: int) -> str:
+    st = gm.room_state(room_id)
+    return f"{gm.room(room_id).name} (room {room_id})" if st.seen else f"an unexplored room ({room_id})"
+
+
+def move_cost(gm: GM, link: SiteLink, target: int) -> int:
+    visited = gm.room_state(target).visited
+    ranges = {r.name: r.max_tiles for r in gm.content.tables.ranges}
+    nearby, far = ranges["Nearby"] or 6, ranges["Far"] or 12
+    # backtracking to an explored room at most Nearby away is free; a corridor costs a turn more per Far of it
+    if visited and link.length <= nearby:
+        return 0  # "free when moving to somewhere already explored and close"
+    return 1 + max(0, (link.length - 1) // far)
+
+
+def found_hidden(gm: GM, loot_index: int) -> bool:
+    room = gm.room()
+    st = gm.room_state()
+    name = room.loot[loot_index].name
+    return any(room.secrets[i].kind == "treasure" and room.secrets[i].reveals == name for i in st.secrets_found)
+
+
+def key_for(gm: GM, link: SiteLink) -> Carried | None:
+    wanted = f"key to the locked door between rooms {link.a} and {link.b}"
+    for m in gm.alive():
+        for item in m.adv.inventory.items:
+            if item.name.lower() == wanted:
+                return item
+    return None
