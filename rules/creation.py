@@ -393,7 +393,7 @@ def add_kit_item(adv: Adventurer, content: Content, it: StartingItem) -> None:
         slots = 1 + entry.extra_slots
     elif kind in ("armor", "shield"):
         slots = getattr(entry, "slots", 1)
-    usage = it.usage if it.usage is not None else getattr(entry, "usage", None)
+    usage = it.usage if it.usage is not None else getattr(entry, "usage_die", None)
     count = 1 if usage else it.count
     pack = getattr(entry, "pack", None) if kind == "item" else None
     if pack:  # a pack (2 torches, 6 candles) is one item counting its units

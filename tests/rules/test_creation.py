@@ -214,3 +214,16 @@ def test_random_adventurers_are_legal(seed: int) -> None:
     assert not adv.inventory.encumbered(ch.attrs[Attr.STR].score) or ch.attrs[Attr.STR].score == 0
     for p in adv.inventory.places:
         assert adv.inventory.used(p.name) <= p.slots
+
+
+@pytest.mark.parametrize("name", ["First aid kit", "Holy water"])
+def test_an_item_with_a_usage_die_keeps_it(content: Content, name: str) -> None:
+    """items.toml gives the first aid kit and holy water a usage die (Ud6): one bought or packed carries it, so it
+    lasts several uses instead of vanishing after the first (or never running out)."""
+    from rules.content.schema_creation import StartingItem
+    from rules.creation import add_kit_item
+
+    adv = random_adventurer(content, Random(3), klass="Warrior")
+    add_kit_item(adv, content, StartingItem(item=name, book=name))
+    held = [i for i in adv.inventory.items if i.name == name]
+    assert len(held) == 1 and held[0].usage == 6 and held[0].count == 1
