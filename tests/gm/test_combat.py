@@ -842,3 +842,25 @@ def test_reinforcements_with_no_room_left_wait_outside() -> None:
     assert cs.groups[-1].count == len(joined) > 0
     tiles = [e.tile for e in cs.foes] + [f.tile for f in cs.fighters]
     assert len(tiles) == len(set(tiles))  # no two on one tile
+
+
+def test_thrown_holy_water_rolls_its_usage_die_and_is_not_left_lying_for_another_throw() -> None:
+    """Holy water is "Ud6 uses": a throw rolls the die (R: usage dice); the flask does not land by the target to
+    be picked up and thrown again (one flask used to kill a level-4 master in two rounds)."""
+    from rules.content.schema_creation import StartingItem
+    from rules.creation import add_kit_item
+
+    gm = arena([("Freshly Risen Corpse", 1)])
+    cs = cs_of(gm)
+    f, foe = cs.fighters[0], cs.foes[0]
+    who = gm.c.member(f.id)
+    add_kit_item(who.adv, CONTENT, StartingItem(item="Holy water", book="Holy water"))
+    put(gm, f, 6, 1)
+    put(gm, foe, 8, 1)
+    load(gm, 5, 2, 6)  # DEX 2: a success; the usage die rolls 6 (the flask keeps its Ud6)
+    events = gm.apply(f"attack:{f.id}:Holy water:{foe.id}")
+    assert "usage" in kinds(events)
+    assert not cs.dropped
+    flask = who.adv.inventory.find("Holy water")
+    assert flask is not None and flask.usage == 6
+    assert not any(a.kind == "pickup" for a in gm.legal_actions())
