@@ -30,6 +30,7 @@ from rules.gm.combat_gear import (
     arms_of,
     has_conductor,
     in_hands,
+    is_shield,
     shield_of,
     spare_weapons,
     weapon_entry,
@@ -815,7 +816,7 @@ def take_in_hand(gm: GM, who: Member, name: str) -> None:
     item = next((i for i in inv.items if i.name == name and not i.equipped), None)
     if item is None:
         raise RuleError(f"{who.name} carries no spare {name}")
-    is_shield = shield_of(gm, who) is not None and weapon_entry(gm, name) is None
+    shield = is_shield(gm, name)
     entry = weapon_entry(gm, name)
     two_hands = entry is not None and entry.hands == 2
     hands = list(HANDS)
@@ -823,7 +824,7 @@ def take_in_hand(gm: GM, who: Member, name: str) -> None:
         # keep a shield (or weapon) in the other hand: replace the same kind of thing
         def holds_same(h: str) -> bool:
             held = [i for i in in_hands(who) if i.place == h]
-            return any((weapon_entry(gm, i.name) is not None) != is_shield for i in held)
+            return any(is_shield(gm, i.name) if shield else weapon_entry(gm, i.name) is not None for i in held)
 
         hands = [h for h in HANDS if holds_same(h)] or [h for h in HANDS if not any(i.place == h for i in inv.items)]
         hands = hands[:1] or [HANDS[0]]

@@ -120,6 +120,10 @@ def in_hands(member: Member) -> list[Carried]:
     return [i for i in member.adv.inventory.items if i.place in HANDS and i.equipped]
 
 
+def is_shield(gm: GM, name: str) -> bool:
+    return name.lower() in _shields(gm.content)
+
+
 def shield_of(gm: GM, member: Member) -> tuple[Carried, Shield] | None:
     """The equipped shield, if any."""
     table = _shields(gm.content)

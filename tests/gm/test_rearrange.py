@@ -106,3 +106,53 @@ def test_a_spare_weapon_sharing_a_hand_with_its_twin_is_taken_in_hand_without_lo
     assert len(swords) == 3 and len({id(i) for i in inv.items}) == len(inv.items)  # none lost, none doubled
     assert spare.equipped and spare.place in HANDS
     assert sum(1 for i in swords if i.equipped and i.place in HANDS) == 2
+
+
+def swordsman(held: list[str], bag: list[str]) -> GM:
+    """One adventurer exploring with ``held`` in hand (left, then right) and ``bag`` in the bag."""
+    gm = game(corridor(4), party=1)
+    m = gm.c.party[0]
+    inv = Inventory.body()
+    inv.add_container("Bag", 6)
+    for name, hand in zip(held, HANDS, strict=False):
+        inv.add(Carried(name, "", equipped=True, count=3 if name == "Torches" else 1), hand)
+    for name in bag:
+        inv.add(Carried(name, ""), "Bag")
+    m.adv.inventory = inv
+    exploration.enter(gm, "test-site")
+    return gm
+
+
+def in_hand(gm: GM) -> set[str]:
+    return {i.name for i in gm.c.party[0].adv.inventory.items if i.place in HANDS and i.equipped}
+
+
+def test_a_shield_goes_to_the_free_hand_beside_the_weapon() -> None:
+    gm = swordsman(["Falchion"], ["Metal shield"])
+    gm.apply(f"equip:{gm.c.party[0].id}:Metal shield")
+    assert in_hand(gm) == {"Falchion", "Metal shield"}
+
+
+def test_taking_another_weapon_keeps_the_shield_and_swaps_the_weapon() -> None:
+    gm = swordsman(["Falchion", "Metal shield"], ["Flail"])
+    gm.apply(f"equip:{gm.c.party[0].id}:Flail")
+    assert in_hand(gm) == {"Flail", "Metal shield"}
+    assert gm.c.party[0].adv.inventory.find("Falchion") is not None  # back in the bag
+
+
+def test_taking_the_weapon_back_keeps_the_shield_in_hand() -> None:
+    gm = swordsman(["Metal shield"], ["Falchion"])
+    gm.apply(f"equip:{gm.c.party[0].id}:Falchion")
+    assert in_hand(gm) == {"Falchion", "Metal shield"}
+
+
+def test_another_shield_replaces_the_shield_not_the_weapon() -> None:
+    gm = swordsman(["Falchion", "Metal shield"], ["Wooden shield"])
+    gm.apply(f"equip:{gm.c.party[0].id}:Wooden shield")
+    assert in_hand(gm) == {"Falchion", "Wooden shield"}
+
+
+def test_a_weapon_taken_in_hand_leaves_the_torch_alone() -> None:
+    gm = swordsman(["Torches", "Falchion"], ["Flail"])
+    gm.apply(f"equip:{gm.c.party[0].id}:Flail")
+    assert in_hand(gm) == {"Torches", "Flail"}
