@@ -123,15 +123,20 @@ class Inventory:
             item.place = place
             self.items.append(item)
             return item
+        where = self.room_for(item)
+        if where is None:
+            raise RuleError(f"no room for {item.name}: every container and hand is full")
+        item.place = where
+        self.items.append(item)
+        return item
+
+    def room_for(self, item: Carried) -> str | None:
+        """The place :meth:`add` would put ``item`` in (liquid containers first for a liquid, then the
+        containers, then the hands); None when it fits nowhere."""
         order = [p for p in self.places if p.container and p.liquid_only and item.liquid]
         order += [p for p in self.places if p.container and not p.liquid_only]
         order += [p for p in self.places if p.name in HANDS]
-        for p in order:
-            if self.fits(item, p.name):
-                item.place = p.name
-                self.items.append(item)
-                return item
-        raise RuleError(f"no room for {item.name}: every container and hand is full")
+        return next((p.name for p in order if self.fits(item, p.name)), None)
 
     def remove(self, item: Carried) -> None:
         """Take out this very item: two alike (a pair of short swords) are told apart by identity, not by

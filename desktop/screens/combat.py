@@ -511,8 +511,8 @@ class CombatView(QWidget):
             elif of_kind and kind == "attack":
                 out.append(nearest(cs, self._acting, of_kind) or of_kind[0])
         for a in mine:
-            if a.kind in BAR_KINDS or (a.kind in TARGETED and a.target):
-                continue
+            if a.kind in BAR_KINDS or (a.kind in TARGETED and a.target) or a.kind == "give":
+                continue  # (giving is done on the item, in the inventory)
             if a.kind == "move" and (a.param("x") is not None or a.available):
                 continue
             out.append(a)

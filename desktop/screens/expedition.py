@@ -256,8 +256,8 @@ class ExplorationView(QWidget):
         self._ambush = (roll.data, found) if roll is not None else None  # shown until the next step
         self.refresh_room()
         self.refresh_map()
-        # rearranging trappings is done by dragging items in the inventory, not from this list
-        listed = [a for a in self.session.actions() if a.kind != "stow"]
+        # rearranging trappings and handing them over is done on the items in the inventory, not from this list
+        listed = [a for a in self.session.actions() if a.kind not in ("stow", "give")]
         self.actions_list.set_actions(listed, groups=GROUPS)
 
     def refresh_header(self) -> None:

@@ -110,6 +110,10 @@ def item_actions(actions: list[Action], member_id: str, index: int, item: Carrie
     """The legal actions that name this item of this member (use, equip, sell, camp items...)."""
     out = []
     for a in actions:
+        if a.kind == "give":  # handed over by its owner, or taken from one who cannot act
+            if a.param("from") == member_id and a.param("index") == index:
+                out.append(a)
+            continue
         if a.who != member_id:
             continue
         if a.kind == "sell_item":

@@ -37,7 +37,7 @@ from rules.gm.combat_gear import (
 )
 from rules.gm.combat_state import CombatState, Dropped, Fighter, Foe
 from rules.gm.events import Action, Cost
-from rules.gm.gear import stabilisers, use_up
+from rules.gm.gear import give, stabilisers, use_up, why_not_give
 from rules.gm.table import ActionTable
 from rules.inventory import HANDS
 from rules.magic import SpellOutcome, cast_spell
@@ -559,6 +559,26 @@ def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
     return out
 
 
+
+@_for_fighter
+def _give_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """Give an item to an ally next to you (1 action; receiving costs nothing).  Two adventurers never share a
+    tile on the grid, so "the same tile" of the rule is a Close ally (R187)."""
+    out: list[Action] = []
+    for g, m in _allies_close(gm, cs, f):
+        if m.adv.character.condition is Condition.DEAD:
+            continue
+        for index, item in enumerate(who.adv.inventory.items):
+            if item.name.startswith("("):
+                continue
+            what = item.name if item.count == 1 or item.usage is not None else f"one {item.name}"
+            out.append(_act(f"give:{f.id}:{index}:{g.id}", "give", f"{who.name}: give {what} to {m.name}", f,
+                            target=g.id, reason=why_not_give(gm, who, item, m),
+                            params=(("index", index), ("item", item.name), ("from", who.id)),
+                            rule=RULES["item"] + " You can also give or use an item on someone in the same tile if "
+                            "they have inventory space. Receiving an item doesn't cost an action."))  # fmt: skip
+    return out
+
 # --- doing it ----------------------------------------------------------------------------------------------
 
 
@@ -693,6 +713,18 @@ def _detach_action(t: Turn, action: Action) -> None:
 @TABLE.applies("equip")
 def _equip(t: Turn, action: Action) -> None:
     take_in_hand(t.gm, t.who, str(action.param("item")))
+
+
+@TABLE.applies("give")
+def _give(t: Turn, action: Action) -> None:
+    items = t.who.adv.inventory.items
+    index = int(action.param("index"))
+    if not 0 <= index < len(items):
+        raise RuleError(f"{t.who.name} has no item {index}")
+    ally = core.member(t.gm, action.target or "")
+    if ally is None:
+        raise RuleError("that adventurer is gone")
+    give(t.gm, t.who, items[index], ally)
 
 
 @TABLE.applies("pickup")

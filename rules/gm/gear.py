@@ -10,12 +10,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 from rules.checks import RuleError
 from rules.content.registry import Content
 from rules.dice import roll_usage
-from rules.inventory import Carried
+from rules.inventory import HANDS, TORSO, Carried
 
 if TYPE_CHECKING:
     from rules.content.schema_creation import Kit
@@ -212,3 +213,75 @@ def break_equipment(gm: GM, member: Member, n: int, reason: str) -> None:
         labels = [i.name for i in items]
         pick = gm.decider.choose(gm, member, f"an item breaks ({reason})", labels)
         lose(gm, member, items[labels.index(pick)], reason)
+
+
+# --- handing things over ---------------------------------------------------------------------------------------
+
+
+def _worn_armour(gm: GM, item: Carried) -> bool:
+    return item.place == TORSO and any(a.name.lower() == item.name.lower() for a in gm.content.armor.armor)
+
+
+def _one(item: Carried) -> Carried:
+    """What changes hands: one of a counted stack (a ration of three), else the item itself."""
+    if item.count > 1 and item.usage is None:
+        return replace(item, count=1, equipped=False)
+    return item
+
+
+def _receiving_place(gm: GM, receiver: Member, thing: Carried) -> str | None:
+    inv = receiver.adv.inventory
+    if any(a.name.lower() == thing.name.lower() for a in gm.content.armor.armor) and inv.fits(thing, TORSO):
+        return TORSO  # armour is put on
+    return inv.room_for(thing)
+
+
+def why_not_give(gm: GM, giver: Member, item: Carried, receiver: Member) -> str | None:
+    """Why ``giver`` cannot hand ``item`` to ``receiver`` now (None: they can).  "You can also give or use an
+    item on someone in the same tile if they have inventory space." (Use item or change equipment)"""
+    if item.name.startswith("(") or receiver is giver:
+        return "Nothing to give."
+    if _worn_armour(gm, item):
+        return "Worn armour stays worn: taking it off is not a free action."
+    thing = _one(item)
+    if _receiving_place(gm, receiver, replace(thing, equipped=False, place="")) is None:
+        return f"{receiver.name} has no room for the {item.name}."
+    return None
+
+
+def give(gm: GM, giver: Member, item: Carried, receiver: Member) -> None:
+    """Hand ``item`` (one of a counted stack) from ``giver`` to ``receiver``: armour is put on where it fits, the
+    rest goes where it fits (containers, then hands); a burning lantern passes lit to someone with no light.
+    Armour the receiver can put on is put on, as when it is bought (R187)."""
+    why = why_not_give(gm, giver, item, receiver)
+    if why is not None:
+        raise RuleError(why)
+    inv = giver.adv.inventory
+    thing = _one(item)
+    if thing is item:
+        inv.remove(item)
+        if item.place in HANDS:
+            for grip in [i for i in inv.items if i.name == f"({item.name})"]:
+                inv.remove(grip)  # the other hand lets go of a two-handed weapon too
+    else:
+        item.count -= 1
+    lit_here = giver.lit is not None and giver.lit == thing.name and thing is item
+    passed_lit = False
+    if lit_here:
+        entry = light_entry(gm, thing.name)
+        exp = gm.c.expedition
+        if entry is not None and entry.light is not None and entry.light.fuel and receiver.lit is None and exp:
+            receiver.lit, giver.lit = giver.lit, None  # the lantern goes on burning in other hands
+            exp.light_burns[receiver.id] = exp.light_burns.pop(giver.id, 0)
+            passed_lit = True
+        else:
+            snuff(gm, giver, "handed over", keep=True)
+    thing.equipped = False
+    where = _receiving_place(gm, receiver, thing)
+    assert where is not None
+    if where == TORSO:
+        thing.equipped = True
+    receiver.adv.inventory.add(thing, where)
+    how = "puts on" if where == TORSO else "takes"
+    gm.emit("give", f"{giver.name} gives {receiver.name} the {thing.name}; {receiver.name} {how} it"
+            + (", still burning." if passed_lit else "."), who=giver.id, to=receiver.id, item=thing.name)  # fmt: skip

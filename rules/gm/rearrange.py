@@ -4,7 +4,7 @@
 equipment, equipping and un-equipping items." (expedition chapter, Exploration).  In combat, taking a carried
 weapon in hand costs an action (``combat_actions``); here it costs nothing.
 
-Two kinds of action, listed last among the moment's actions (the desktop reaches them by dragging items in
+Three kinds of action, listed last among the moment's actions (the desktop reaches them by dragging items in
 the inventory; the autoplay leaves them alone):
 
 * ``equip:<member>:<item>`` — take a carried weapon or shield in hand (what that hand held goes back to the
@@ -12,7 +12,11 @@ the inventory; the autoplay leaves them alone):
 * ``stow:<member>:<index>:<place>`` — put the item at ``index`` in another place where it fits: a container
   (liquids only into a canteen or skin), or a hand that wields nothing.  A weapon or shield leaving the hands
   is no longer wielded, and a two-handed weapon's grip frees the other hand.  Worn armour stays worn, and
-  nothing goes onto the torso (taking armour off and on is not something the rules make free).
+  nothing goes onto the torso (taking armour off and on is not something the rules make free);
+* ``give:<giver>:<index>:<receiver>`` — hand the item at ``index`` (one of a counted stack) to a companion who
+  has room for it ("You can also give or use an item on someone in the same tile if they have inventory
+  space"; out of a fight the party stands together, R187).  An adventurer who cannot act has their things
+  taken by one who can (a collapsed companion's lantern).
 """
 
 from __future__ import annotations
@@ -23,13 +27,14 @@ from rules.checks import RuleError
 from rules.gm.combat_actions import take_in_hand
 from rules.gm.combat_gear import spare_weapons
 from rules.gm.events import Action, Cost
+from rules.gm.gear import give, why_not_give
 from rules.inventory import HANDS, TORSO, Carried, Inventory
 
 if TYPE_CHECKING:
     from rules.gm.services import GM
     from rules.gm.state import Member
 
-KINDS = ("equip", "stow")
+KINDS = ("equip", "stow", "give")
 
 
 def free_action(gm: GM) -> tuple[Cost, str]:
@@ -70,10 +75,43 @@ def actions(gm: GM) -> list[Action]:
                                   f"{where}", cost, who=m.id, target=place.name,
                                   params=(("index", index), ("item", item.name), ("place", place.name)),
                                   rule=rule))  # fmt: skip
+    out += _give_actions(gm, cost, rule)
+    return out
+
+
+def _give_actions(gm: GM, cost: Cost, rule: str) -> list[Action]:
+    out: list[Action] = []
+    can_act = {m.id for m in gm.active()}
+    for giver in gm.alive():
+        for index, item in enumerate(giver.adv.inventory.items):
+            if _grip(item):
+                continue
+            for receiver in gm.alive():
+                if receiver is giver or not {giver.id, receiver.id} & can_act:
+                    continue
+                what = item.name if item.count == 1 or item.usage is not None else f"one {item.name}"
+                if giver.id in can_act:
+                    actor, label = giver, f"{giver.name}: give {what} to {receiver.name}"
+                else:
+                    actor, label = receiver, f"{receiver.name}: take {what} from {giver.name}"
+                why = why_not_give(gm, giver, item, receiver)
+                out.append(Action(f"give:{giver.id}:{index}:{receiver.id}", "give", label, cost, why is None, why,
+                                  who=actor.id, target=receiver.id,
+                                  params=(("index", index), ("item", item.name), ("from", giver.id)),
+                                  rule="You can also give or use an item on someone in the same tile if they have "
+                                  "inventory space. " + rule))  # fmt: skip
     return out
 
 
 def apply(gm: GM, action: Action) -> None:
+    if action.kind == "give":
+        giver = gm.c.member(str(action.param("from")))
+        items = giver.adv.inventory.items
+        index = int(action.param("index"))
+        if not 0 <= index < len(items):
+            raise RuleError(f"{giver.name} has no item {index}")
+        give(gm, giver, items[index], gm.c.member(action.target or ""))
+        return
     who = next((m for m in gm.active() if m.id == action.who), None)
     if who is None:
         raise RuleError("only an adventurer who can act rearranges their trappings")

@@ -121,10 +121,10 @@ def test_selling_from_the_inventory_detail(qtbot, session: Session) -> None:  # 
     sell = next(a for a in session.actions() if a.kind == "sell_item")
     index = int(sell.param("index"))
     item = m.adv.inventory.items[index]
-    assert [a for a in item_actions(session.actions(), m.id, index, item) if a.kind != "stow"] == [sell]
+    assert [a for a in item_actions(session.actions(), m.id, index, item) if a.kind not in ("stow", "give")] == [sell]
     v.select(index)
-    buttons = v.detail.findChildren(QPushButton)
-    assert len(buttons) == 1 and "sells" in buttons[0].text()
+    buttons = [b for b in v.detail.findChildren(QPushButton) if "sells" in b.text()]
+    assert len(buttons) == 1
     units = item.count
     silver = m.adv.character.silver
     qtbot.mouseClick(buttons[0], Qt.MouseButton.LeftButton)
@@ -157,3 +157,22 @@ def test_dragging_an_item_to_another_place_rearranges_the_trappings(qtbot, sessi
     assert any(i.name == name and i.place == place for i in inv.items)
     assert session.campaign.interlude is not None and session.campaign.interlude.step == step
     assert not v.drop(index, TORSO)  # nothing onto the torso: refused, nothing sent
+
+
+def test_giving_an_item_to_a_companion_from_the_inventory_detail(qtbot, session: Session) -> None:  # type: ignore[no-untyped-def]
+    """The item's panel offers "give ... to <companion>" (free in a settlement); clicking it hands it over."""
+    giver, receiver = session.campaign.party[:2]
+    v = make(qtbot, session, giver.id)
+    v.act.connect(lambda a: (session.apply(a), v.refresh()))
+    give = next(a for a in session.actions() if a.kind == "give" and a.available and a.param("from") == giver.id
+                and a.target == receiver.id)  # fmt: skip
+    index = int(give.param("index"))
+    item = giver.adv.inventory.items[index]
+    v.select(index)
+    buttons = [b for b in v.detail.findChildren(QPushButton) if b.text().startswith(give.label)]
+    assert len(buttons) == 1 and buttons[0].isEnabled()
+    before = sum(1 for i in receiver.adv.inventory.items if i.name == item.name)
+    units = item.count
+    qtbot.mouseClick(buttons[0], Qt.MouseButton.LeftButton)
+    assert sum(1 for i in receiver.adv.inventory.items if i.name == item.name) == before + 1
+    assert item.count == units - 1 if units > 1 else all(i is not item for i in giver.adv.inventory.items)
