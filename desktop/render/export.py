@@ -202,11 +202,14 @@ def render_svg(
 # --- Universal VTT ---------------------------------------------------------------------------------
 
 
-def vtt_image_options() -> MapOptions:
-    """The VTT picture: a bare battle map (no margins, no numbers, traps or monsters) that draws
-    every passage, secret ones too, with the secret doors as plain wall: the VTT's fog hides
-    what the party has not seen, and its portal opens the secret door when found."""
-    return MapOptions(player=True, reveal_secrets=True, decorations=False, pad=uvtt.DEFAULT_PAD)
+def vtt_image_options(level: LevelData, audience: uvtt.Audience = uvtt.GM) -> MapOptions:
+    """The VTT picture: a bare battle map (no margins, no numbers, traps or monsters) of exactly
+    :func:`uvtt.vtt_frame`, the secret doors drawn as plain wall.  The GM's picture draws the
+    secret passages behind them (the VTT's fog hides what the party has not seen); the players'
+    leaves them out, as their map does."""
+    return MapOptions(
+        player=True, reveal_secrets=audience == uvtt.GM, decorations=False, frame=uvtt.vtt_frame(level)
+    )
 
 
 def render_dd2vtt(
@@ -214,13 +217,12 @@ def render_dd2vtt(
     path: str | Path,
     *,
     pixels_per_grid: int = 70,
-    secret_doors_as_portals: bool = True,
+    audience: uvtt.Audience = uvtt.GM,
 ) -> dict[str, object]:
-    """Write a Universal VTT (``.dd2vtt``) file of one level; returns the JSON object."""
-    image = png_bytes(level, px_per_tile=pixels_per_grid, options=vtt_image_options())
-    data = uvtt.build_uvtt(
-        level, image, pixels_per_grid=pixels_per_grid, secret_doors_as_portals=secret_doors_as_portals
-    )
+    """Write a Universal VTT (``.dd2vtt``) file of one level for the GM or the players; returns
+    the JSON object."""
+    image = png_bytes(level, px_per_tile=pixels_per_grid, options=vtt_image_options(level, audience))
+    data = uvtt.build_uvtt(level, image, pixels_per_grid=pixels_per_grid, audience=audience)
     Path(path).write_text(uvtt.dumps(data), encoding="utf-8")
     return data
 

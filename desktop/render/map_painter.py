@@ -105,6 +105,7 @@ class MapOptions:
     subtitle: str | None = None  # default: "Level 1 — The Mausoleum"
     entrances: tuple[int, ...] | None = None  # rooms entered from outside; default: the Dungeon's own
     pad: int = 2  # rock around the floor, in tiles
+    frame: Frame | None = None  # the part of the grid to draw, instead of the floor grown by ``pad``
     ui_unit: float | None = None  # the margins' unit (title, legend, scale bar), in layout px; default: a tile
     label_scale: float = 1.0  # room numbers and marks, in tiles: larger when a big map is printed small
 
@@ -149,7 +150,7 @@ class MapLayout:
             level, seen=opts.seen, reveal_secrets=reveal, wall_secret_doors=True
         )
         min_w = 18 if opts.decorations else 0
-        self.frame: Frame = map_frame(level, pad=opts.pad, min_w=min_w)
+        self.frame: Frame = opts.frame if opts.frame is not None else map_frame(level, pad=opts.pad, min_w=min_w)
         self.title = opts.title if opts.title is not None else (level.title if isinstance(level, Dungeon) else "")
         if opts.subtitle is not None:
             self.subtitle = opts.subtitle

@@ -19,12 +19,12 @@ import pytest
 
 pytest.importorskip("PySide6.QtGui")
 
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QColor, QImage
 
 from desktop.render import export
 from desktop.render.map_painter import MapLayout, MapOptions, initials, label_position
 from dungeon_gen.export.markdown import to_markdown
-from dungeon_gen.export.walls import Seen
+from dungeon_gen.export.walls import Seen, door_edges
 from dungeon_gen.model import Dungeon
 from tests.dungeon_gen.fixtures import big_level, small_dungeon
 
@@ -143,7 +143,8 @@ def test_dd2vtt_picture_matches_its_grid(dungeon: Dungeon, out: Path) -> None:
     width, height = struct.unpack(">II", image[16:24])
     size = loaded["resolution"]["map_size"]
     assert (width, height) == (size["x"] * 40, size["y"] * 40)
-    assert len(loaded["portals"]) == len(dungeon.connections)
+    assert len(loaded["portals"]) == sum(1 for c in dungeon.connections if c.door.kind != "archway")
+    assert loaded["resolution"]["map_origin"] == {"x": 0.0, "y": 0.0}
     picture = QImage.fromData(image)
     assert (picture.width(), picture.height()) == (width, height)
     picture.save(str(out / "fixture_vtt.png"))
@@ -214,3 +215,24 @@ def test_encode_png_keeps_every_pixel() -> None:
         data = export.encode_png(image)
         decoded = QImage.fromData(data)
         assert decoded.convertToFormat(QImage.Format.Format_RGB32) == image.convertToFormat(QImage.Format.Format_RGB32)
+
+
+def test_players_vtt_picture_shows_wall_where_the_secret_door_is(dungeon: Dungeon, out: Path) -> None:
+    ppg = 20
+    pictures = {}
+    for audience in ("gm", "player"):
+        data = export.render_dd2vtt(dungeon, out / f"fixture-{audience}.dd2vtt", pixels_per_grid=ppg, audience=audience)
+        pictures[audience] = QImage.fromData(base64.b64decode(str(data["image"])))
+    secret = next(c for c in dungeon.connections if c.door.kind == "secret")
+    others = {(x, y) for c in dungeon.connections if c.id != secret.id for x, y in c.path}
+    floor = QColor("#f6efdc").rgb()
+    for x, y in (t for t in map(tuple, secret.path) if t not in others):
+        # The JSON's tile (x, y) is the picture's square (x, y): one frame of reference.
+        gm_px = pictures["gm"].pixel(x * ppg + ppg // 2, y * ppg + ppg // 2)
+        player_px = pictures["player"].pixel(x * ppg + ppg // 2, y * ppg + ppg // 2)
+        assert gm_px == floor and player_px != floor, (x, y)
+    edge = next(d for d in door_edges(dungeon) if d.secret)
+    # On the door's edge, the middle of the wall is wall-black in both pictures.
+    mx, my = edge.segment.midpoint
+    for picture in pictures.values():
+        assert QColor(picture.pixel(round(mx * ppg), round(my * ppg))).lightness() < 60
