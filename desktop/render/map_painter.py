@@ -209,6 +209,9 @@ class MapLayout:
                 items.append("corpse")
             if self.options.tokens and any(r.monsters for r in self.level.rooms):
                 items.append("monster")
+            seen = self.options.seen
+            if any(r.boss and (seen is None or r.id in seen.rooms) for r in self.level.rooms):
+                items.append("boss")
         if self.entrances:
             items.append("entrance")
         return items
@@ -226,6 +229,7 @@ LEGEND_TEXT = {
     "trap": "trap",
     "corpse": "corpse",
     "monster": "monster",
+    "boss": "boss's lair",
     "entrance": "entrance",
 }
 
@@ -489,23 +493,11 @@ class MapPainter:
     def paint_room_numbers(self) -> None:
         p, t = self.p, self.lt
         f = font(t * 0.5, bold=True)
-        fm = QFontMetricsF(f)
-        p.setFont(f)
         for room in self.lay.level.rooms:
             if self.opts.seen is not None and room.id not in self.opts.seen.rooms:
                 continue
             x, y = label_position(room, self.occupied(room), 0.35 * self.opts.label_scale)
-            centre = self.lay.point(x, y)
-            text = str(room.id)
-            r = max(t * 0.36, fm.horizontalAdvance(text) / 2 + t * 0.12)
-            p.setPen(QPen(self.c.ink, max(1.0, t * 0.045)))
-            p.setBrush(self.c.label_fill)
-            p.drawEllipse(centre, r, r)
-            if room.boss:  # a second ring marks the boss's lair
-                p.setBrush(Qt.BrushStyle.NoBrush)
-                p.drawEllipse(centre, r + t * 0.08, r + t * 0.08)
-            p.setPen(self.c.ink)
-            p.drawText(QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r), Qt.AlignmentFlag.AlignCenter, text)
+            draw_room_number(p, self.lay.point(x, y), t, str(room.id), self.c, boss=room.boss, font_=f)
 
     # --- margins -----------------------------------------------------------------------------------
 
@@ -626,12 +618,31 @@ class MapPainter:
             draw_corpse(p, mid, t, c)
         elif item == "monster":
             draw_token(p, mid, t, "Gb", c, False)
+        elif item == "boss":
+            draw_room_number(p, mid, t * 0.8, "7", c, boss=True)
         elif item == "entrance":
             draw_arrow(p, QPointF(mid.x() - 0.55 * t, mid.y()), QPointF(mid.x() + 0.5 * t, mid.y()), t * 0.8, c)
         p.restore()
 
 
 # --- symbols, in their own coordinates ------------------------------------------------------------
+
+
+def draw_room_number(
+    p: QPainter, centre: QPointF, t: float, text: str, c: Palette, *, boss: bool, font_: QFont | None = None
+) -> None:
+    """A room number in its circle, ``t`` a tile's size; a second ring marks the boss's lair."""
+    f = font_ or font(t * 0.5, bold=True)
+    p.setFont(f)
+    r = max(t * 0.36, QFontMetricsF(f).horizontalAdvance(text) / 2 + t * 0.12)
+    p.setPen(QPen(c.ink, max(1.0, t * 0.045)))
+    p.setBrush(c.label_fill)
+    p.drawEllipse(centre, r, r)
+    if boss:
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(centre, r + t * 0.08, r + t * 0.08)
+    p.setPen(c.ink)
+    p.drawText(QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r), Qt.AlignmentFlag.AlignCenter, text)
 
 
 def draw_door_symbol(p: QPainter, kind: str, c: Palette, wall_w: float) -> None:
