@@ -84,8 +84,8 @@ def _map_writer(fmt: str, dungeon: Dungeon, level: LevelData, player: bool) -> C
     from desktop.render import export as render
 
     def write(path: Path) -> None:
-        if fmt == "svg":
-            render.render_svg(level, path, player=player, title=dungeon.title)
+        if fmt == "svg":  # the GM's SVG has the monsters too, in a layer of their own to hide
+            render.render_svg(level, path, player=player, title=dungeon.title, tokens=not player)
         else:
             render.render_png(level, path, player=player, title=dungeon.title)
 

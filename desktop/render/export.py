@@ -14,6 +14,7 @@ import os
 import re
 import struct
 import uuid
+import xml.etree.ElementTree as ET
 import zlib
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +22,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import ParamSpec, TypeVar
 
-from PySide6.QtCore import QByteArray, QHashSeed, QMarginsF, QPointF, QRectF, QSize, QSizeF, Qt, QUuid
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QHashSeed,
+    QIODevice,
+    QMarginsF,
+    QPointF,
+    QRectF,
+    QSize,
+    QSizeF,
+    Qt,
+    QUuid,
+)
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
@@ -40,7 +53,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtSvg import QSvgGenerator
 
-from desktop.render.map_painter import PALETTE, MapLayout, MapOptions, font, paint_map
+from desktop.render.map_painter import LAYERS, PALETTE, MapLayout, MapOptions, font, paint_map
 from dungeon_gen.export import uvtt
 from dungeon_gen.export.walls import Seen
 from dungeon_gen.model import Dungeon, LevelData
@@ -172,6 +185,25 @@ def _deflate(data: memoryview, level: int) -> bytes:
     return b"\x78\x01" + body + struct.pack(">I", check & 0xFFFFFFFF)
 
 
+SVG_NS = "http://www.w3.org/2000/svg"
+INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
+LAYER_LABELS = {
+    "paper": "Paper",
+    "rock": "Rock",
+    "floor": "Floor",
+    "grid": "Grid",
+    "stairs": "Stairs",
+    "walls": "Walls",
+    "doors": "Doors",
+    "secrets": "Secrets",
+    "traps": "Traps and corpses",
+    "monsters": "Monsters",
+    "entrances": "Entrances",
+    "labels": "Labels",
+    "margins": "Title, scale and legend",
+}
+
+
 def render_svg(
     level: LevelData,
     path: str | Path,
@@ -183,26 +215,64 @@ def render_svg(
     title: str | None = None,
     options: MapOptions | None = None,
 ) -> tuple[int, int]:
-    """Write the map of one level as SVG; returns its size in layout pixels."""
+    """Write the map of one level as SVG, each of :data:`map_painter.LAYERS` in a group of its
+    own (``<g id="grid" inkscape:groupmode="layer" inkscape:label="Grid">``) that a GM can hide
+    in a browser's inspector, Inkscape or any SVG editor; returns its size in layout pixels."""
     ensure_app()
     opts = options or map_options(player=player, seen=seen, tokens=tokens, title=title)
     layout = MapLayout(level, px_per_tile, opts)
     w, h = layout.size()
+    ET.register_namespace("", SVG_NS)
+    ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
+    ET.register_namespace("inkscape", INKSCAPE_NS)
+    root: ET.Element | None = None
+    for layer in LAYERS:
+        drawing = _svg_drawing(layout, layer)
+        if root is None:
+            root = ET.Element(drawing.tag, drawing.attrib)
+            for kept in drawing:
+                if kept.tag in (f"{{{SVG_NS}}}title", f"{{{SVG_NS}}}desc"):
+                    root.append(kept)
+        group = ET.SubElement(
+            root,
+            f"{{{SVG_NS}}}g",
+            {"id": layer, f"{{{INKSCAPE_NS}}}groupmode": "layer", f"{{{INKSCAPE_NS}}}label": LAYER_LABELS[layer]},
+        )
+        group.extend(e for e in drawing if e.tag == f"{{{SVG_NS}}}g" and _draws(e))
+    assert root is not None
+    try:
+        ET.ElementTree(root).write(str(path), encoding="UTF-8", xml_declaration=True)
+    except OSError as exc:
+        raise OSError(f"could not write {path}: {exc.strerror or exc}") from None
+    return w, h
+
+
+def _draws(element: ET.Element) -> bool:
+    """False for the empty state groups Qt's SVG generator writes on every pen change."""
+    return any(child.tag != f"{{{SVG_NS}}}g" or _draws(child) for child in element)
+
+
+def _svg_drawing(layout: MapLayout, layer: str) -> ET.Element:
+    """One layer of the map drawn by Qt's SVG generator, parsed."""
+    w, h = layout.size()
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     gen = QSvgGenerator()
-    gen.setFileName(str(path))
+    gen.setOutputDevice(buffer)
     gen.setSize(QSize(w, h))
     gen.setViewBox(QRectF(0, 0, w, h))
     gen.setResolution(96)  # one layout pixel = one CSS pixel
     gen.setTitle(" — ".join(x for x in (layout.title, layout.subtitle) if x))
-    gen.setDescription("Blacksalt dungeon map" + (" (players)" if opts.player else " (GM)"))
+    gen.setDescription("Blacksalt dungeon map" + (" (players)" if layout.options.player else " (GM)"))
     painter = QPainter()
     if not painter.begin(gen):
-        raise OSError(f"could not write {path}")
+        raise OSError("could not draw the SVG")
     try:
-        paint_map(painter, layout)
+        paint_map(painter, layout, layers=(layer,))
     finally:
         painter.end()
-    return w, h
+    buffer.close()
+    return ET.fromstring(bytes(buffer.data().data()))
 
 
 # --- Universal VTT ---------------------------------------------------------------------------------
@@ -213,9 +283,7 @@ def vtt_image_options(level: LevelData, audience: uvtt.Audience = uvtt.GM) -> Ma
     :func:`uvtt.vtt_frame`, the secret doors drawn as plain wall.  The GM's picture draws the
     secret passages behind them (the VTT's fog hides what the party has not seen); the players'
     leaves them out, as their map does."""
-    return MapOptions(
-        player=True, reveal_secrets=audience == uvtt.GM, decorations=False, frame=uvtt.vtt_frame(level)
-    )
+    return MapOptions(player=True, reveal_secrets=audience == uvtt.GM, decorations=False, frame=uvtt.vtt_frame(level))
 
 
 def render_dd2vtt(
@@ -262,7 +330,7 @@ def render_pdf_booklet(
     doc_id = uuid.uuid5(uuid.NAMESPACE_URL, f"https://blacksalt.invalid/booklet/{identity}")
     # Qt orders the embedded fonts by a hash seeded at random in every process; a fixed seed
     # while the booklet is written makes the same dungeon give the same bytes.
-    random_seed = QHashSeed.globalSeed() != 0
+    random_seed = os.environ.get("QT_HASH_SEED") != "0"  # Qt's default, put back afterwards
     QHashSeed.setDeterministicGlobalSeed()
     # Glyph outlines come from this thread's font cache, whose state (what was drawn before, at
     # what size) moves them by fractions of a point: start the booklet from an empty cache.  Fonts

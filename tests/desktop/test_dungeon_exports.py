@@ -95,7 +95,9 @@ def test_players_vtt_file_hides_the_secret_doors(exported: Path) -> None:
         player = json.loads((exported / f"vault-level{depth}-player.dd2vtt").read_text())
         kinds = [c["door"]["kind"] for c in level["connections"]]
         doors = sum(1 for k in kinds if k != "archway") + len(level.get("entrance_ways", []))
-        assert len(gm["portals"]) == doors - sum(1 for w in level.get("entrance_ways", []) if w["door"]["kind"] == "archway")
+        assert len(gm["portals"]) == doors - sum(
+            1 for w in level.get("entrance_ways", []) if w["door"]["kind"] == "archway"
+        )
         assert len(gm["portals"]) - len(player["portals"]) == kinds.count("secret")
 
 

@@ -19,8 +19,8 @@ import pytest
 
 pytest.importorskip("PySide6.QtGui")
 
-from PySide6.QtGui import QColor, QImage
 from pypdf import PdfReader
+from PySide6.QtGui import QColor, QImage
 
 from desktop.render import export
 from desktop.render.map_painter import MapLayout, MapOptions, initials, label_position
@@ -311,3 +311,60 @@ def test_key_pages_leave_no_heading_at_a_page_foot(tmp_path: Path) -> None:
         plain.pageCount()
         found += len(export.orphaned_headings(plain))
     assert found > 0
+
+
+def svg_layers(path: Path) -> dict[str, ET.Element]:
+    root = ET.parse(path).getroot()
+    svg, inkscape = "{http://www.w3.org/2000/svg}", "{http://www.inkscape.org/namespaces/inkscape}"
+    groups = [g for g in root if g.tag == f"{svg}g"]
+    assert all(g.get(f"{inkscape}groupmode") == "layer" and g.get(f"{inkscape}label") for g in groups)
+    return {str(g.get("id")): g for g in groups}
+
+
+def marks(layer: ET.Element) -> int:
+    """Everything a layer draws (its elements that are not groups)."""
+    return sum(1 for e in layer.iter() if not e.tag.endswith("}g"))
+
+
+def drawn(layer: ET.Element, kind: str) -> int:
+    return sum(1 for e in layer.iter() if e.tag.endswith("}" + kind))
+
+
+def test_svg_has_a_layer_for_each_part_of_the_map(dungeon: Dungeon, tmp_path: Path) -> None:
+    from desktop.render.map_painter import LAYERS
+
+    export.render_svg(dungeon, tmp_path / "gm.svg", tokens=True)
+    export.render_svg(dungeon, tmp_path / "player.svg", player=True)
+    gm, player = svg_layers(tmp_path / "gm.svg"), svg_layers(tmp_path / "player.svg")
+    assert list(gm) == list(player) == list(LAYERS)  # every layer, bottom to top, both maps
+    assert {"grid", "walls", "doors", "labels", "secrets", "monsters"} <= set(gm)
+    assert drawn(gm["walls"], "polyline") > 0 and drawn(gm["walls"], "text") == 0
+    assert drawn(gm["grid"], "polyline") > 0
+    assert drawn(gm["doors"], "rect") + drawn(gm["doors"], "path") + drawn(gm["doors"], "polygon") > 0
+    assert any(c.door.kind == "secret" for c in dungeon.connections)
+    assert marks(gm["secrets"]) > 0 and marks(player["secrets"]) == 0
+    tokens = sum(len(g.positions) for r in dungeon.rooms for g in r.monsters)
+    assert drawn(gm["monsters"], "circle") + drawn(gm["monsters"], "path") >= tokens > 0
+    assert marks(player["monsters"]) == 0 and marks(player["labels"]) == 0
+    numbers = {t.text for t in gm["labels"].iter() if t.tag.endswith("}text")}
+    assert {str(r.id) for r in dungeon.rooms} <= numbers
+    # No layer draws what belongs to another: the room numbers are only in the labels.
+    for name, layer in gm.items():
+        if name not in ("labels", "margins"):
+            assert not {t.text for t in layer.iter() if t.tag.endswith("}text")} & {str(r.id) for r in dungeon.rooms}, (
+                name
+            )
+
+
+def test_map_painter_refuses_an_unknown_layer(dungeon: Dungeon) -> None:
+    from desktop.render.map_painter import paint_map
+
+    image = QImage(10, 10, QImage.Format.Format_RGB32)
+    from PySide6.QtGui import QPainter
+
+    painter = QPainter(image)
+    try:
+        with pytest.raises(ValueError, match="unknown map layer"):
+            paint_map(painter, MapLayout(dungeon, 4), layers=["furniture"])
+    finally:
+        painter.end()

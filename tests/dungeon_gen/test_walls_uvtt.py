@@ -426,7 +426,9 @@ def generated_levels() -> list[tuple[str, LevelData]]:
     out: list[tuple[str, LevelData]] = []
     themes = sorted(load_themes())
     for seed in range(12):
-        d = generate(seed, level=1 + seed % 10, rooms=8 + 3 * seed, theme=themes[seed % len(themes)], depth=1 + seed % 3)
+        d = generate(
+            seed, level=1 + seed % 10, rooms=8 + 3 * seed, theme=themes[seed % len(themes)], depth=1 + seed % 3
+        )
         out += [(f"seed {seed} level {lv.depth}", lv) for lv in d.levels]
     return out
 
