@@ -55,7 +55,7 @@ from PySide6.QtSvg import QSvgGenerator
 
 from desktop.render.map_painter import LAYERS, PALETTE, MapLayout, MapOptions, font, paint_map
 from dungeon_gen.export import uvtt
-from dungeon_gen.export.walls import Seen
+from dungeon_gen.export.walls import Seen, open_part
 from dungeon_gen.model import Dungeon, LevelData
 
 KeySections = Sequence[tuple[str, str]]  # (heading, Markdown body)
@@ -281,9 +281,12 @@ def _svg_drawing(layout: MapLayout, layer: str) -> ET.Element:
 def vtt_image_options(level: LevelData, audience: uvtt.Audience = uvtt.GM) -> MapOptions:
     """The VTT picture: a bare battle map (no margins, no numbers, traps or monsters) of exactly
     :func:`uvtt.vtt_frame`, the secret doors drawn as plain wall.  The GM's picture draws the
-    secret passages behind them (the VTT's fog hides what the party has not seen); the players'
-    leaves them out, as their map does."""
-    return MapOptions(player=True, reveal_secrets=audience == uvtt.GM, decorations=False, frame=uvtt.vtt_frame(level))
+    secret passages and rooms behind them (the VTT's fog hides what the party has not seen); the
+    players' leaves out all that only a secret door leads to."""
+    seen = None if audience == uvtt.GM else open_part(level)
+    return MapOptions(
+        player=True, seen=seen, reveal_secrets=audience == uvtt.GM, decorations=False, frame=uvtt.vtt_frame(level)
+    )
 
 
 def render_dd2vtt(

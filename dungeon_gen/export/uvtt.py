@@ -33,9 +33,10 @@ walls and nothing else.
 
 * the GM's copy carries a secret door as a closed portal (a door the GM can
   hide or open in the VTT), its edge not a wall;
-* the players' copy makes it plain wall, with no portal, and leaves the secret
-  passage behind it out of the walls and out of the picture, as the players'
-  map does: nothing in the file gives the secret away.
+* the players' copy makes it plain wall, with no portal, and leaves out of the
+  walls and out of the picture the secret passage behind it and every room
+  that only a secret door leads to (:func:`walls.open_part`): nothing in the
+  file gives the secret away.
 
 In both, the picture draws a secret door as wall.
 
@@ -52,7 +53,7 @@ import struct
 from pathlib import Path
 from typing import Any, Literal
 
-from dungeon_gen.export.walls import Frame, LevelGeometry, floor_tiles, level_geometry, polylines
+from dungeon_gen.export.walls import Frame, LevelGeometry, floor_tiles, level_geometry, open_part, polylines
 from dungeon_gen.model import LevelData
 
 FORMAT = 0.3
@@ -145,11 +146,11 @@ def build_uvtt(
 
 def vtt_geometry(level: LevelData, audience: Audience) -> LevelGeometry:
     """The walls and doors a VTT file of ``audience`` carries: the GM's has every passage and its
-    secret doors open for a portal; the players' leaves unfound secret passages out and walls
-    their doors."""
+    secret doors open for a portal; the players' has only what they can reach without finding a
+    secret door (:func:`open_part`), the secret doors walled."""
     if audience == GM:
         return level_geometry(level, reveal_secrets=True, wall_secret_doors=False)
-    return level_geometry(level, reveal_secrets=False, wall_secret_doors=True)
+    return level_geometry(level, seen=open_part(level), reveal_secrets=False, wall_secret_doors=True)
 
 
 def lights(level: LevelData, frame: Frame) -> list[dict[str, Any]]:
