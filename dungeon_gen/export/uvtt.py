@@ -50,6 +50,7 @@ import base64
 import json
 import math
 import struct
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -139,7 +140,7 @@ def build_uvtt(
         "objects_line_of_sight": [],
         "portals": portals,
         "environment": {"baked_lighting": True, "ambient_light": ambient_light},
-        "lights": lights(level, frame),
+        "lights": lights(level, frame, rooms=None if audience == GM else open_part(level).rooms),
         "image": base64.b64encode(image_png).decode("ascii"),
     }
 
@@ -153,10 +154,14 @@ def vtt_geometry(level: LevelData, audience: Audience) -> LevelGeometry:
     return level_geometry(level, seen=open_part(level), reveal_secrets=False, wall_secret_doors=True)
 
 
-def lights(level: LevelData, frame: Frame) -> list[dict[str, Any]]:
-    """A light in the middle of every lit room, and a small one for a fire in an unlit room."""
+def lights(level: LevelData, frame: Frame, rooms: Iterable[int] | None = None) -> list[dict[str, Any]]:
+    """A light in the middle of every lit room, and a small one for a fire in an unlit room; only
+    in ``rooms`` when given (the players' file lights no room it leaves out)."""
     out: list[dict[str, Any]] = []
+    shown = None if rooms is None else set(rooms)
     for room in level.rooms:
+        if shown is not None and room.id not in shown:
+            continue
         fire = any(any(w in f.name.lower() for w in _FIRE_WORDS) for f in room.features)
         if not (room.lit or fire):
             continue

@@ -534,3 +534,23 @@ def test_vtt_coordinates_are_the_json_tiles_on_every_level(generated: list[tuple
         for light in data["lights"]:
             assert (light["position"]["x"], light["position"]["y"]) in centres, name
         assert len(data["lights"]) >= sum(1 for r in level.rooms if r.lit)
+
+
+def test_players_file_lights_no_room_it_leaves_out(generated: list[tuple[str, LevelData]]) -> None:
+    from dungeon_gen.export.walls import open_part
+
+    left_out = 0
+    for name, level in generated:
+        hidden = [r for r in level.rooms if r.id not in open_part(level).rooms and r.lit]
+        if not hidden:
+            continue
+        player = fixture_uvtt(level, ppg=1, audience=uvtt.PLAYER)
+        gm = fixture_uvtt(level, ppg=1)
+        spots = {(light["position"]["x"], light["position"]["y"]) for light in player["lights"]}
+        for room in hidden:
+            left_out += 1
+            assert not any((x - 0.5, y - 0.5) in room.floor() or (int(x), int(y)) in room.floor() for x, y in spots), (
+                name
+            )
+        assert len(gm["lights"]) - len(player["lights"]) >= len(hidden), name
+    assert left_out >= 1
