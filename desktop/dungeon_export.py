@@ -14,6 +14,7 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 from dungeon_gen.model import Dungeon, LevelData
 
@@ -62,7 +63,10 @@ def _writers(dungeon: Dungeon, fmt: str, stem: str) -> list[tuple[str, Callable[
                 name = f"{stem}{suffix}{'-player' if player else ''}.{fmt}"
                 out.append((name, _map_writer(fmt, dungeon, level, player)))
         elif fmt == "uvtt":
-            out.append((f"{stem}{suffix}.dd2vtt", _vtt_writer(level)))
+            # Two copies, named for whom they are: the GM's carries secret doors as doors, the
+            # players' as wall (a file named for neither would be imported by the wrong one).
+            for audience in ("gm", "player"):
+                out.append((f"{stem}{suffix}-{audience}.dd2vtt", _vtt_writer(level, audience)))
     if fmt == "pdf":
         from dungeon_gen.export.markdown import to_markdown
 
@@ -70,18 +74,18 @@ def _writers(dungeon: Dungeon, fmt: str, stem: str) -> list[tuple[str, Callable[
     return out
 
 
-def _vtt_writer(level: LevelData) -> Callable[[Path], object]:
+def _vtt_writer(level: LevelData, audience: Literal["gm", "player"]) -> Callable[[Path], object]:
     from desktop.render import export as render
 
-    return lambda path: render.render_dd2vtt(level, path)
+    return lambda path: render.render_dd2vtt(level, path, audience=audience)
 
 
 def _map_writer(fmt: str, dungeon: Dungeon, level: LevelData, player: bool) -> Callable[[Path], None]:
     from desktop.render import export as render
 
     def write(path: Path) -> None:
-        if fmt == "svg":
-            render.render_svg(level, path, player=player, title=dungeon.title)
+        if fmt == "svg":  # the GM's SVG has the monsters too, in a layer of their own to hide
+            render.render_svg(level, path, player=player, title=dungeon.title, tokens=not player)
         else:
             render.render_png(level, path, player=player, title=dungeon.title)
 

@@ -35,6 +35,12 @@ class Model(BaseModel):
 
 
 class Grid(Model):
+    """A level's tile grid: tile (x, y) is the square from corner (x, y) to corner (x + 1, y + 1), x to the east
+    and y to the south, origin at the grid's top-left corner, each tile tile_m metres across.  The level's
+    Universal VTT files (.dd2vtt) use this same frame on every level: a VTT point (x, y) in grid units is grid
+    corner (x, y), their map_origin is (0, 0) and their picture's top-left corner is grid corner (0, 0), so a
+    tile here is the same square there with no offset; map_size is at least width by height."""
+
     width: int = Field(ge=8, le=512)
     height: int = Field(ge=8, le=512)
     tile_m: float = Field(1.5, gt=0, le=10)

@@ -98,3 +98,32 @@ def test_unwritable_path_is_refused(tmp_path: Path, capsys: pytest.CaptureFixtur
     code, _, err = call(capsys, "dungeon", "--seed", "1", "--out", str(blocker / "sub" / "x"))
     assert code != 0 and "cannot create the folder" in err
     assert blocker.read_text() == "not a folder"
+
+
+def test_from_file_with_overlapping_rooms_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    call(capsys, "dungeon", "--seed", "3", "--depth", "2", "--format", "json", "--out", str(tmp_path / "orig"))
+    data = json.loads((tmp_path / "orig.json").read_text())
+    level2 = data["deeper_levels"][0]
+    a, b = level2["rooms"][1], level2["rooms"][4]
+    b["x"], b["y"], b["outline"] = a["x"] + 1, a["y"] + 1, None  # b's corner now lies inside a
+    b["w"], b["h"] = min(b["w"], data["deeper_levels"][0]["grid"]["width"] - b["x"]), 2
+    (tmp_path / "overlap.json").write_text(json.dumps(data))
+    code, out, err = call(capsys, "dungeon", "--from", str(tmp_path / "overlap.json"), "--format", "md",
+                          "--out", str(tmp_path / "out"))  # fmt: skip
+    assert code != 0 and out == "" and "Traceback" not in err
+    assert "rooms overlap" in err
+    assert f"level 2: room {a['id']} ({a['name']}) and room {b['id']} ({b['name']})" in err
+    assert not (tmp_path / "out.md").exists()
+    # The file as generated re-exports.
+    code, _, _ = call(capsys, "dungeon", "--from", str(tmp_path / "orig.json"), "--format", "md",
+                      "--out", str(tmp_path / "fine"))  # fmt: skip
+    assert code == 0
+
+
+def test_generated_dungeons_never_overlap() -> None:
+    from dungeon_gen.export.json_io import overlapping_rooms
+    from dungeon_gen.generate import generate
+
+    for seed in range(10):
+        d = generate(seed, rooms=10 + 5 * seed, depth=1 + seed % 3)
+        assert [line for level in d.levels for line in overlapping_rooms(level)] == [], seed

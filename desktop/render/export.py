@@ -8,9 +8,13 @@ command line can export without a window.  The drawing itself is
 
 from __future__ import annotations
 
+import hashlib
 import html
 import os
+import re
 import struct
+import uuid
+import xml.etree.ElementTree as ET
 import zlib
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -18,25 +22,40 @@ from dataclasses import replace
 from pathlib import Path
 from typing import ParamSpec, TypeVar
 
-from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, QSizeF, Qt
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QHashSeed,
+    QIODevice,
+    QMarginsF,
+    QPointF,
+    QRectF,
+    QSize,
+    QSizeF,
+    Qt,
+    QUuid,
+)
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
+    QFont,
     QGuiApplication,
     QImage,
     QPageLayout,
     QPageSize,
     QPainter,
     QPdfWriter,
+    QTextBlock,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
+    QTextFormat,
 )
 from PySide6.QtSvg import QSvgGenerator
 
-from desktop.render.map_painter import PALETTE, MapLayout, MapOptions, font, paint_map
+from desktop.render.map_painter import LAYERS, PALETTE, MapLayout, MapOptions, font, paint_map
 from dungeon_gen.export import uvtt
-from dungeon_gen.export.walls import Seen
+from dungeon_gen.export.walls import Seen, open_part
 from dungeon_gen.model import Dungeon, LevelData
 
 KeySections = Sequence[tuple[str, str]]  # (heading, Markdown body)
@@ -166,6 +185,25 @@ def _deflate(data: memoryview, level: int) -> bytes:
     return b"\x78\x01" + body + struct.pack(">I", check & 0xFFFFFFFF)
 
 
+SVG_NS = "http://www.w3.org/2000/svg"
+INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
+LAYER_LABELS = {
+    "paper": "Paper",
+    "rock": "Rock",
+    "floor": "Floor",
+    "grid": "Grid",
+    "stairs": "Stairs",
+    "walls": "Walls",
+    "doors": "Doors",
+    "secrets": "Secrets",
+    "traps": "Traps and corpses",
+    "monsters": "Monsters",
+    "entrances": "Entrances",
+    "labels": "Labels",
+    "margins": "Title, scale and legend",
+}
+
+
 def render_svg(
     level: LevelData,
     path: str | Path,
@@ -177,36 +215,78 @@ def render_svg(
     title: str | None = None,
     options: MapOptions | None = None,
 ) -> tuple[int, int]:
-    """Write the map of one level as SVG; returns its size in layout pixels."""
+    """Write the map of one level as SVG, each of :data:`map_painter.LAYERS` in a group of its
+    own (``<g id="grid" inkscape:groupmode="layer" inkscape:label="Grid">``) that a GM can hide
+    in a browser's inspector, Inkscape or any SVG editor; returns its size in layout pixels."""
     ensure_app()
     opts = options or map_options(player=player, seen=seen, tokens=tokens, title=title)
     layout = MapLayout(level, px_per_tile, opts)
     w, h = layout.size()
+    ET.register_namespace("", SVG_NS)
+    ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
+    ET.register_namespace("inkscape", INKSCAPE_NS)
+    root: ET.Element | None = None
+    for layer in LAYERS:
+        drawing = _svg_drawing(layout, layer)
+        if root is None:
+            root = ET.Element(drawing.tag, drawing.attrib)
+            for kept in drawing:
+                if kept.tag in (f"{{{SVG_NS}}}title", f"{{{SVG_NS}}}desc"):
+                    root.append(kept)
+        group = ET.SubElement(
+            root,
+            f"{{{SVG_NS}}}g",
+            {"id": layer, f"{{{INKSCAPE_NS}}}groupmode": "layer", f"{{{INKSCAPE_NS}}}label": LAYER_LABELS[layer]},
+        )
+        group.extend(e for e in drawing if e.tag == f"{{{SVG_NS}}}g" and _draws(e))
+    assert root is not None
+    try:
+        ET.ElementTree(root).write(str(path), encoding="UTF-8", xml_declaration=True)
+    except OSError as exc:
+        raise OSError(f"could not write {path}: {exc.strerror or exc}") from None
+    return w, h
+
+
+def _draws(element: ET.Element) -> bool:
+    """False for the empty state groups Qt's SVG generator writes on every pen change."""
+    return any(child.tag != f"{{{SVG_NS}}}g" or _draws(child) for child in element)
+
+
+def _svg_drawing(layout: MapLayout, layer: str) -> ET.Element:
+    """One layer of the map drawn by Qt's SVG generator, parsed."""
+    w, h = layout.size()
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     gen = QSvgGenerator()
-    gen.setFileName(str(path))
+    gen.setOutputDevice(buffer)
     gen.setSize(QSize(w, h))
     gen.setViewBox(QRectF(0, 0, w, h))
     gen.setResolution(96)  # one layout pixel = one CSS pixel
     gen.setTitle(" — ".join(x for x in (layout.title, layout.subtitle) if x))
-    gen.setDescription("Blacksalt dungeon map" + (" (players)" if opts.player else " (GM)"))
+    gen.setDescription("Blacksalt dungeon map" + (" (players)" if layout.options.player else " (GM)"))
     painter = QPainter()
     if not painter.begin(gen):
-        raise OSError(f"could not write {path}")
+        raise OSError("could not draw the SVG")
     try:
-        paint_map(painter, layout)
+        paint_map(painter, layout, layers=(layer,))
     finally:
         painter.end()
-    return w, h
+    buffer.close()
+    return ET.fromstring(bytes(buffer.data().data()))
 
 
 # --- Universal VTT ---------------------------------------------------------------------------------
 
 
-def vtt_image_options() -> MapOptions:
-    """The VTT picture: a bare battle map (no margins, no numbers, traps or monsters) that draws
-    every passage, secret ones too, with the secret doors as plain wall: the VTT's fog hides
-    what the party has not seen, and its portal opens the secret door when found."""
-    return MapOptions(player=True, reveal_secrets=True, decorations=False, pad=uvtt.DEFAULT_PAD)
+def vtt_image_options(level: LevelData, audience: uvtt.Audience = uvtt.GM) -> MapOptions:
+    """The VTT picture: a bare battle map (no margins, no numbers, traps or monsters) of exactly
+    :func:`uvtt.vtt_frame`, the secret doors drawn as plain wall.  The GM's picture draws the
+    secret passages and rooms behind them (the VTT's fog hides what the party has not seen); the
+    players' leaves out all that only a secret door leads to."""
+    seen = None if audience == uvtt.GM else open_part(level)
+    return MapOptions(
+        player=True, seen=seen, reveal_secrets=audience == uvtt.GM, decorations=False, frame=uvtt.vtt_frame(level)
+    )
 
 
 def render_dd2vtt(
@@ -214,13 +294,12 @@ def render_dd2vtt(
     path: str | Path,
     *,
     pixels_per_grid: int = 70,
-    secret_doors_as_portals: bool = True,
+    audience: uvtt.Audience = uvtt.GM,
 ) -> dict[str, object]:
-    """Write a Universal VTT (``.dd2vtt``) file of one level; returns the JSON object."""
-    image = png_bytes(level, px_per_tile=pixels_per_grid, options=vtt_image_options())
-    data = uvtt.build_uvtt(
-        level, image, pixels_per_grid=pixels_per_grid, secret_doors_as_portals=secret_doors_as_portals
-    )
+    """Write a Universal VTT (``.dd2vtt``) file of one level for the GM or the players; returns
+    the JSON object."""
+    image = png_bytes(level, px_per_tile=pixels_per_grid, options=vtt_image_options(level, audience))
+    data = uvtt.build_uvtt(level, image, pixels_per_grid=pixels_per_grid, audience=audience)
     Path(path).write_text(uvtt.dumps(data), encoding="utf-8")
     return data
 
@@ -240,17 +319,43 @@ def render_pdf_booklet(
     *,
     tokens: bool = False,
 ) -> int:
-    """Write a printable GM booklet (A4): a title page with the hook, one map page per level
-    (the GM map, fitted to the page), then the key laid out across as many pages as it needs.
+    """Write a printable GM booklet (A4): a title page with the hook, two map pages per level
+    (the GM's map, then the players' map to hand out, each fitted to its page), then the key laid
+    out across as many pages as it needs.
 
-    ``key`` is the Markdown key text, or a list of ``(heading, markdown)`` sections.
+    ``key`` is the Markdown key text, or a list of ``(heading, markdown)`` sections.  The same
+    dungeon and key give the same bytes on every export (see :func:`reproducible_pdf`).
     Returns the number of pages.
     """
     ensure_app()
+    text = _key_markdown(key)
+    identity = hashlib.sha256(dungeon.to_json().encode() + b"\0" + text.encode() + bytes([tokens])).hexdigest()
+    doc_id = uuid.uuid5(uuid.NAMESPACE_URL, f"https://blacksalt.invalid/booklet/{identity}")
+    # Qt orders the embedded fonts by a hash seeded at random in every process; a fixed seed
+    # while the booklet is written makes the same dungeon give the same bytes.
+    random_seed = os.environ.get("QT_HASH_SEED") != "0"  # Qt's default, put back afterwards
+    QHashSeed.setDeterministicGlobalSeed()
+    # Glyph outlines come from this thread's font cache, whose state (what was drawn before, at
+    # what size) moves them by fractions of a point: start the booklet from an empty cache.  Fonts
+    # in use elsewhere reload their engines (Qt tracks the cache they came from).
+    QFont.cleanup()
+    try:
+        pages = _write_booklet(dungeon, text, path, tokens=tokens, doc_id=doc_id)
+    finally:
+        if random_seed:
+            QHashSeed.resetRandomGlobalSeed()
+    target = Path(path)
+    target.write_bytes(reproducible_pdf(target.read_bytes()))
+    return pages
+
+
+def _write_booklet(dungeon: Dungeon, key: str, path: str | Path, *, tokens: bool, doc_id: uuid.UUID) -> int:
     writer = QPdfWriter(str(path))
     writer.setResolution(PDF_DPI)
     writer.setTitle(dungeon.title)
     writer.setCreator("Blacksalt")
+    writer.setDocumentId(QUuid(str(doc_id)))
+    writer.setDocumentXmpMetadata(QByteArray(_xmp(dungeon.title, doc_id).encode("utf-8")))
     writer.setPageLayout(_page_layout(QPageLayout.Orientation.Portrait))
     painter = QPainter()
     if not painter.begin(writer):
@@ -259,23 +364,65 @@ def render_pdf_booklet(
     try:
         _title_page(painter, writer, dungeon)
         for level in dungeon.levels:
-            options = MapOptions(
-                tokens=tokens, title=dungeon.title, entrances=tuple(dungeon.entrances) if level.depth == 1 else ()
-            )
-            # The orientation that prints the tiles larger.
-            orientation = max(
-                (QPageLayout.Orientation.Portrait, QPageLayout.Orientation.Landscape),
-                key=lambda o: fit_layout(level, options, _body_area(_page_layout(o))).t,
-            )
-            writer.setPageOrientation(orientation)
-            writer.newPage()
-            pages += 1
-            _map_page(painter, writer, level, options, dungeon.title, pages)
+            for player in (False, True):
+                options = MapOptions(
+                    player=player,
+                    tokens=tokens and not player,
+                    title=dungeon.title,
+                    subtitle=_map_subtitle(level, player),
+                    entrances=tuple(dungeon.entrances) if level.depth == 1 else (),
+                )
+                # The orientation that prints the tiles larger.
+                orientation = max(
+                    (QPageLayout.Orientation.Portrait, QPageLayout.Orientation.Landscape),
+                    key=lambda o: fit_layout(level, options, _body_area(_page_layout(o))).t,
+                )
+                writer.setPageOrientation(orientation)
+                writer.newPage()
+                pages += 1
+                _map_page(painter, writer, level, options, dungeon.title, pages)
         writer.setPageOrientation(QPageLayout.Orientation.Portrait)
         pages = _key_pages(painter, writer, dungeon, key, pages)
     finally:
         painter.end()
     return pages
+
+
+def _map_subtitle(level: LevelData, player: bool) -> str:
+    name = f"Level {level.depth}" + (f" — {level.name}" if level.name else "")
+    return f"{name} — players' map" if player else name
+
+
+def _xmp(title: str, doc_id: uuid.UUID) -> str:
+    """The booklet's XMP metadata, without the dates Qt would write (they change every export)."""
+    return (
+        "<?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?>"
+        '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+        '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"'
+        ' xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/">'
+        f'<dc:title><rdf:Alt><rdf:li xml:lang="x-default">{html.escape(title)}</rdf:li></rdf:Alt></dc:title>'
+        f"<xmp:CreatorTool>Blacksalt</xmp:CreatorTool><xmpMM:DocumentID>uuid:{doc_id}</xmpMM:DocumentID>"
+        "</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end='w'?>"
+    )
+
+
+_PDF_DATE = re.compile(rb"/(?:CreationDate|ModDate) \(D:[^)]*\)\n")
+_PDF_OBJ = re.compile(rb"(?m)^(\d+) 0 obj\b")
+
+
+def reproducible_pdf(data: bytes) -> bytes:
+    """Qt's PDF without the creation and modification dates (the clock and time zone of the
+    export), its cross-reference table rebuilt for the new offsets.  The rest of what Qt writes
+    is already a function of the drawing (given a fixed hash seed: see render_pdf_booklet)."""
+    body_end = data.rindex(b"\nxref\n") + 1
+    trailer = data[data.index(b"trailer\n", body_end) : data.rindex(b"startxref")]
+    body = _PDF_DATE.sub(b"", data[:body_end])
+    offsets = {int(m.group(1)): m.start() for m in _PDF_OBJ.finditer(body)}
+    size = max(offsets) + 1
+    rows = [b"0000000000 65535 f \n"]
+    rows += [(b"%010d 00000 n \n" % offsets[i]) if i in offsets else b"0000000000 65535 f \n" for i in range(1, size)]
+    xref = b"xref\n0 %d\n" % size + b"".join(rows)
+    return body + xref + trailer + b"startxref\n%d\n%%%%EOF\n" % len(body)
 
 
 def _page_layout(orientation: QPageLayout.Orientation) -> QPageLayout:
@@ -332,11 +479,12 @@ def _document(writer: QPdfWriter, width: float) -> QTextDocument:
 def _title_page(painter: QPainter, writer: QPdfWriter, d: Dungeon) -> None:
     area = _page_rect(writer)
     contents = "".join(
-        f"<tr><td>Map of level {lv.depth}{' — ' + html.escape(lv.name) if lv.name else ''}</td>"
-        f"<td align='right'>{i + 2}</td></tr>"
+        f"<tr><td>{what} of level {lv.depth}{' — ' + html.escape(lv.name) if lv.name else ''}</td>"
+        f"<td align='right'>{2 * i + 2 + player}</td></tr>"
         for i, lv in enumerate(d.levels)
+        for player, what in ((0, "GM's map"), (1, "Players' map"))
     )
-    contents += f"<tr><td>The key</td><td align='right'>{len(d.levels) + 2}</td></tr>"
+    contents += f"<tr><td>The key</td><td align='right'>{2 * len(d.levels) + 2}</td></tr>"
     body = "".join(
         [
             "<div style='text-align:center'>",
@@ -345,7 +493,7 @@ def _title_page(painter: QPainter, writer: QPdfWriter, d: Dungeon) -> None:
             f"level{'s' if len(d.levels) != 1 else ''}, difficulty {d.level}, theme: {html.escape(d.theme)}</p>",
             "<p style='font-size:12pt'>&#10086;</p></div>",
             "<h2>The hook</h2>",
-            f"<p style='font-size:12pt'>{html.escape(d.hook)}</p>",
+            hook_html(d.hook),
             f"<p style='font-size:12pt'><b>Bounty:</b> {d.bounty} silver.</p>",
             "<h2>Contents</h2>",
             f"<table width='60%' cellpadding='2' style='font-size:12pt'>{contents}</table>",
@@ -358,6 +506,28 @@ def _title_page(painter: QPainter, writer: QPdfWriter, d: Dungeon) -> None:
     painter.save()
     doc.drawContents(painter, area)
     painter.restore()
+
+
+def hook_html(hook: str) -> str:
+    """The hook's paragraphs and its bullet list ("- " lines) as HTML, each line kept apart."""
+    out: list[str] = []
+    items: list[str] = []
+
+    def close_list() -> None:
+        if items:
+            out.append("<ul style='font-size:12pt'>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>")
+            items.clear()
+
+    for paragraph in hook.split("\n\n"):
+        for line in paragraph.splitlines():
+            text = line.strip()
+            if text.startswith(("- ", "* ")):
+                items.append(html.escape(text[2:].strip()))
+            elif text:
+                close_list()
+                out.append(f"<p style='font-size:12pt'>{html.escape(text)}</p>")
+        close_list()
+    return "".join(out)
 
 
 def fit_layout(level: LevelData, options: MapOptions, area: QRectF) -> MapLayout:
@@ -393,17 +563,13 @@ def _key_markdown(key: str | KeySections) -> str:
     return "\n\n".join(f"## {heading}\n\n{body}" for heading, body in key)
 
 
-def _key_pages(painter: QPainter, writer: QPdfWriter, d: Dungeon, key: str | KeySections, pages: int) -> int:
-    text = _key_markdown(key)
+def _key_pages(painter: QPainter, writer: QPdfWriter, d: Dungeon, text: str, pages: int) -> int:
     if not text.strip():
         return pages
     writer.newPage()
     pages += 1
     area = _footer(painter, writer, d.title, pages)
-    doc = _document(writer, area.width())
-    doc.setMarkdown(_strip_front_matter(text), QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
-    _space_headings(doc)
-    doc.setPageSize(QSizeF(area.width(), area.height()))
+    doc = key_document(writer, text, area.width(), area.height())
     count = doc.pageCount()
     for i in range(count):
         if i:
@@ -415,6 +581,68 @@ def _key_pages(painter: QPainter, writer: QPdfWriter, d: Dungeon, key: str | Key
         doc.drawContents(painter, QRectF(0, i * area.height(), area.width(), area.height()))
         painter.restore()
     return pages
+
+
+def key_document(device: QPdfWriter, text: str, width: float, height: float) -> QTextDocument:
+    """The key's Markdown laid out in pages of ``width`` × ``height`` device pixels, no heading
+    left at the foot of a page without the start of its text."""
+    doc = _document(device, width)
+    doc.setMarkdown(_strip_front_matter(text), QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
+    _space_headings(doc)
+    doc.setPageSize(QSizeF(width, height))
+    _keep_headings_with_text(doc)
+    return doc
+
+
+def orphaned_headings(doc: QTextDocument) -> list[str]:
+    """Headings whose page ends before the first two lines of what follows them (or all of it,
+    when it is shorter) fit beneath."""
+    return [block.text() for block in _headings(doc) if _orphaned(doc, block)]
+
+
+def _headings(doc: QTextDocument) -> list[QTextBlock]:
+    out = []
+    block = doc.begin()
+    while block.isValid():
+        if block.blockFormat().headingLevel():
+            out.append(block)
+        block = block.next()
+    return out
+
+
+def _orphaned(doc: QTextDocument, heading: QTextBlock) -> bool:
+    follower = heading.next()
+    if not follower.isValid():
+        return False
+    layout = doc.documentLayout()
+    page_h = doc.pageSize().height()
+    top = layout.blockBoundingRect(heading).top()
+    page_end = (int(top // page_h) + 1) * page_h
+    lines = follower.layout()
+    if lines is None or lines.lineCount() == 0:
+        return False
+    rect = layout.blockBoundingRect(follower)
+    last = lines.lineAt(min(1, lines.lineCount() - 1))
+    need_bottom = rect.top() + last.y() + last.height()
+    return need_bottom > page_end + 0.5
+
+
+def _keep_headings_with_text(doc: QTextDocument) -> None:
+    """Start a heading on a new page when the page would end under it (Qt's text layout has no
+    "keep with next"); a heading already at the top of a page is left where it is."""
+    page_h = doc.pageSize().height()
+    # Lay the whole document out first and after every change: asked block by block before
+    # that, Qt's incremental layout gives positions (and a page count) of a partial layout.
+    doc.pageCount()
+    for heading in _headings(doc):  # in order: each break moves only what follows
+        top = doc.documentLayout().blockBoundingRect(heading).top()
+        at_page_top = top - (int(top // page_h)) * page_h < heading.blockFormat().topMargin() + 1
+        if at_page_top or not _orphaned(doc, heading):
+            continue
+        fmt = heading.blockFormat()
+        fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+        QTextCursor(heading).setBlockFormat(fmt)
+        doc.pageCount()
 
 
 def _space_headings(doc: QTextDocument) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -105,6 +106,7 @@ class MapOptions:
     subtitle: str | None = None  # default: "Level 1 — The Mausoleum"
     entrances: tuple[int, ...] | None = None  # rooms entered from outside; default: the Dungeon's own
     pad: int = 2  # rock around the floor, in tiles
+    frame: Frame | None = None  # the part of the grid to draw, instead of the floor grown by ``pad``
     ui_unit: float | None = None  # the margins' unit (title, legend, scale bar), in layout px; default: a tile
     label_scale: float = 1.0  # room numbers and marks, in tiles: larger when a big map is printed small
 
@@ -149,7 +151,7 @@ class MapLayout:
             level, seen=opts.seen, reveal_secrets=reveal, wall_secret_doors=True
         )
         min_w = 18 if opts.decorations else 0
-        self.frame: Frame = map_frame(level, pad=opts.pad, min_w=min_w)
+        self.frame: Frame = opts.frame if opts.frame is not None else map_frame(level, pad=opts.pad, min_w=min_w)
         self.title = opts.title if opts.title is not None else (level.title if isinstance(level, Dungeon) else "")
         if opts.subtitle is not None:
             self.subtitle = opts.subtitle
@@ -208,6 +210,9 @@ class MapLayout:
                 items.append("corpse")
             if self.options.tokens and any(r.monsters for r in self.level.rooms):
                 items.append("monster")
+            seen = self.options.seen
+            if any(r.boss and (seen is None or r.id in seen.rooms) for r in self.level.rooms):
+                items.append("boss")
         if self.entrances:
             items.append("entrance")
         return items
@@ -225,13 +230,34 @@ LEGEND_TEXT = {
     "trap": "trap",
     "corpse": "corpse",
     "monster": "monster",
+    "boss": "boss's lair",
     "entrance": "entrance",
 }
 
 
-def paint_map(painter: QPainter, layout: MapLayout, palette: Palette = PALETTE) -> None:
-    """Draw the whole map of ``layout`` with ``painter`` (in layout pixels)."""
-    MapPainter(painter, layout, palette).paint()
+#: The map's layers, bottom to top: what the SVG export groups for a GM to show or hide.
+LAYERS: tuple[str, ...] = (
+    "paper",  # the margins' ground
+    "rock",
+    "floor",
+    "grid",
+    "stairs",
+    "walls",
+    "doors",
+    "secrets",  # the secret doors' marks (GM map)
+    "traps",  # traps and corpses (GM map)
+    "monsters",  # monster tokens (GM map, with tokens on)
+    "entrances",
+    "labels",  # room numbers and where the stairs lead (GM map)
+    "margins",  # the frame, title, north arrow, scale bar and legend
+)
+
+
+def paint_map(
+    painter: QPainter, layout: MapLayout, palette: Palette = PALETTE, layers: Iterable[str] | None = None
+) -> None:
+    """Draw the map of ``layout`` with ``painter`` (in layout pixels): every layer, or those named."""
+    MapPainter(painter, layout, palette).paint(layers)
 
 
 class MapPainter:
@@ -248,29 +274,50 @@ class MapPainter:
 
     # --- the whole map -----------------------------------------------------------------------------
 
-    def paint(self) -> None:
+    def paint(self, layers: Iterable[str] | None = None) -> None:
+        """Draw the map, or only the named :data:`LAYERS` (in their own order, whatever the
+        order given): the SVG export draws each layer into a group of its own."""
+        want = set(LAYERS) if layers is None else set(layers)
+        unknown = want - set(LAYERS)
+        if unknown:
+            raise ValueError(f"unknown map layer(s) {sorted(unknown)}; the layers are {', '.join(LAYERS)}")
         p = self.p
         p.save()
         p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        if self.opts.decorations:
+        if self.opts.decorations and "paper" in want:
             p.fillRect(QRectF(0, 0, self.lay.width, self.lay.height), self.c.paper)
         p.setClipRect(self.lay.map_rect)
-        p.fillRect(self.lay.map_rect, self.c.rock)
-        if self.opts.hatching:
-            self.paint_hatching()
-        self.paint_floor()
+        if "rock" in want:
+            p.fillRect(self.lay.map_rect, self.c.rock)
+            if self.opts.hatching:
+                self.paint_hatching()
+        if "floor" in want:
+            self.paint_floor()
+        if "grid" in want and self.opts.grid:
+            self.paint_grid()
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-        self.paint_stairs()
-        self.paint_walls()
-        self.paint_doors()
+        if "stairs" in want:
+            self.paint_stairs()
+        if "walls" in want:
+            self.paint_walls()
+        if "doors" in want:
+            self.paint_doors()
+        if "secrets" in want:
+            self.paint_secret_marks()
         if not self.opts.player:
-            self.paint_gm_marks()
-        self.paint_entrances()
-        if not self.opts.player:
-            self.paint_room_numbers()
+            if "traps" in want:
+                self.paint_gm_marks()
+            if "monsters" in want:
+                self.paint_tokens()
+        if "entrances" in want:
+            self.paint_entrances()
+        if "labels" in want:
+            if not self.opts.player:
+                self.paint_room_numbers()
+            self.paint_stairs_labels()
         p.setClipping(False)
-        if self.opts.decorations:
+        if self.opts.decorations and "margins" in want:
             self.paint_frame()
             self.paint_title()
             self.paint_compass()
@@ -330,9 +377,11 @@ class MapPainter:
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(self.c.floor)
         p.drawRects(rects)
-        if self.opts.grid:
-            p.setPen(QPen(self.c.grid, max(1.0, self.t / 40)))
-            p.drawLines([QLineF(lay.point(s.x1, s.y1), lay.point(s.x2, s.y2)) for s in interior_edges(self.floor)])
+
+    def paint_grid(self) -> None:
+        lay = self.lay
+        self.p.setPen(QPen(self.c.grid, max(1.0, self.t / 40)))
+        self.p.drawLines([QLineF(lay.point(s.x1, s.y1), lay.point(s.x2, s.y2)) for s in interior_edges(self.floor)])
 
     def wall_width(self) -> float:
         # An even number of pixels keeps the wall crisp on the tile boundary.
@@ -347,12 +396,15 @@ class MapPainter:
 
     # --- doors -------------------------------------------------------------------------------------
 
-    def paint_doors(self) -> None:
+    def paint_secret_marks(self) -> None:
         seen_connections = self.opts.seen.connections if self.opts.seen is not None else frozenset()
         for d in self.lay.geometry.doors:
+            if d.secret and (not self.opts.player or d.connection in seen_connections):
+                self.draw_secret_mark(d)
+
+    def paint_doors(self) -> None:
+        for d in self.lay.geometry.doors:
             if d.secret:
-                if not self.opts.player or d.connection in seen_connections:
-                    self.draw_secret_mark(d)
                 continue
             self.p.save()
             self._door_transform(d)
@@ -386,12 +438,19 @@ class MapPainter:
             self.p.scale(self.t, self.t)
             draw_stairs_symbol(self.p, self.c, down)
             self.p.restore()
-            if not self.opts.player:
-                # "↓2" (where the stairs lead) beside the stairs, away from the wall.
-                text = ("↓" if down else "↑") + str(s.to_depth)
-                side = self.stairs_label_tile(tile, toward)
-                self.p.setFont(font(self.lt * 0.36, bold=True))
-                _halo_text(self.p, self.lay.tile_rect(*side), Qt.AlignmentFlag.AlignCenter, text, self.c)
+
+    def paint_stairs_labels(self) -> None:
+        """ "↓2" (where the stairs lead) beside the stairs, away from the wall: GM map only."""
+        if self.opts.player:
+            return
+        for s in self.lay.level.stairs:
+            tile = (s.tile[0], s.tile[1])
+            if tile not in self.floor:
+                continue
+            text = ("↓" if s.to_depth > self.lay.level.depth else "↑") + str(s.to_depth)
+            side = self.stairs_label_tile(tile, self.stairs_direction(tile))
+            self.p.setFont(font(self.lt * 0.36, bold=True))
+            _halo_text(self.p, self.lay.tile_rect(*side), Qt.AlignmentFlag.AlignCenter, text, self.c)
 
     def stairs_direction(self, tile: Tile) -> tuple[int, int]:
         """The steps descend towards a wall next to the tile, if there is one (north if none)."""
@@ -460,10 +519,18 @@ class MapPainter:
                     draw_trap(p, self.lay.centre((trap.tile[0], trap.tile[1])), t, self.c)
             for corpse in room.corpses:
                 draw_corpse(p, self.lay.centre((corpse.tile[0], corpse.tile[1])), t, self.c)
-            if self.opts.tokens:
-                for group in room.monsters:
-                    for pos in group.positions:
-                        draw_token(p, self.lay.centre((pos[0], pos[1])), t, initials(group.monster), self.c, room.boss)
+
+    def paint_tokens(self) -> None:
+        if not self.opts.tokens:
+            return
+        for room in self.lay.level.rooms:
+            if self.opts.seen is not None and room.id not in self.opts.seen.rooms:
+                continue
+            for group in room.monsters:
+                for pos in group.positions:
+                    draw_token(
+                        self.p, self.lay.centre((pos[0], pos[1])), self.lt, initials(group.monster), self.c, room.boss
+                    )
 
     def marks(self, room: Room) -> set[Tile]:
         """The tiles of a room that carry a GM mark (trap, corpse, monster token)."""
@@ -488,23 +555,11 @@ class MapPainter:
     def paint_room_numbers(self) -> None:
         p, t = self.p, self.lt
         f = font(t * 0.5, bold=True)
-        fm = QFontMetricsF(f)
-        p.setFont(f)
         for room in self.lay.level.rooms:
             if self.opts.seen is not None and room.id not in self.opts.seen.rooms:
                 continue
             x, y = label_position(room, self.occupied(room), 0.35 * self.opts.label_scale)
-            centre = self.lay.point(x, y)
-            text = str(room.id)
-            r = max(t * 0.36, fm.horizontalAdvance(text) / 2 + t * 0.12)
-            p.setPen(QPen(self.c.ink, max(1.0, t * 0.045)))
-            p.setBrush(self.c.label_fill)
-            p.drawEllipse(centre, r, r)
-            if room.boss:  # a second ring marks the boss's lair
-                p.setBrush(Qt.BrushStyle.NoBrush)
-                p.drawEllipse(centre, r + t * 0.08, r + t * 0.08)
-            p.setPen(self.c.ink)
-            p.drawText(QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r), Qt.AlignmentFlag.AlignCenter, text)
+            draw_room_number(p, self.lay.point(x, y), t, str(room.id), self.c, boss=room.boss, font_=f)
 
     # --- margins -----------------------------------------------------------------------------------
 
@@ -625,12 +680,31 @@ class MapPainter:
             draw_corpse(p, mid, t, c)
         elif item == "monster":
             draw_token(p, mid, t, "Gb", c, False)
+        elif item == "boss":
+            draw_room_number(p, mid, t * 0.8, "7", c, boss=True)
         elif item == "entrance":
             draw_arrow(p, QPointF(mid.x() - 0.55 * t, mid.y()), QPointF(mid.x() + 0.5 * t, mid.y()), t * 0.8, c)
         p.restore()
 
 
 # --- symbols, in their own coordinates ------------------------------------------------------------
+
+
+def draw_room_number(
+    p: QPainter, centre: QPointF, t: float, text: str, c: Palette, *, boss: bool, font_: QFont | None = None
+) -> None:
+    """A room number in its circle, ``t`` a tile's size; a second ring marks the boss's lair."""
+    f = font_ or font(t * 0.5, bold=True)
+    p.setFont(f)
+    r = max(t * 0.36, QFontMetricsF(f).horizontalAdvance(text) / 2 + t * 0.12)
+    p.setPen(QPen(c.ink, max(1.0, t * 0.045)))
+    p.setBrush(c.label_fill)
+    p.drawEllipse(centre, r, r)
+    if boss:
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(centre, r + t * 0.08, r + t * 0.08)
+    p.setPen(c.ink)
+    p.drawText(QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r), Qt.AlignmentFlag.AlignCenter, text)
 
 
 def draw_door_symbol(p: QPainter, kind: str, c: Palette, wall_w: float) -> None:

@@ -70,7 +70,7 @@ FORMATS: tuple[tuple[str, str, str], ...] = (
     ("svg", "SVG maps", "GM and player maps of every level, as vector drawings"),
     ("png", "PNG maps", "GM and player maps of every level, as pictures"),
     ("pdf", "PDF booklet", "title page, maps and the whole key, ready to print"),
-    ("uvtt", "Universal VTT", "battle maps with walls, doors and lights (.dd2vtt) for virtual tabletops"),
+    ("uvtt", "Universal VTT", "battle maps with walls, doors and lights (.dd2vtt), a -gm and a -player copy"),
 )
 FORMAT_LABELS = {f: label for f, label, _ in FORMATS}
 MAX_SEED = 10**12 - 1

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from dungeon_gen.model import SCHEMA_VERSION, Dungeon, json_schema
+from dungeon_gen.model import SCHEMA_VERSION, Dungeon, LevelData, Room, json_schema
 
 
 class DungeonFileError(ValueError):
@@ -41,12 +41,37 @@ def loads(text: str, source: str = "dungeon file") -> Dungeon:
             f"{source}: field schema_version is {version!r}; this Blacksalt reads version {SCHEMA_VERSION}"
         )
     try:
-        return Dungeon.model_validate(raw)
+        dungeon = Dungeon.model_validate(raw)
     except ValidationError as exc:
         problems = [f"  field {_where(tuple(e['loc']))}: {e['msg']}" for e in exc.errors()[:12]]
         more = exc.error_count() - len(problems)
         tail = [f"  … and {more} more"] if more > 0 else []
         raise DungeonFileError("\n".join([f"{source}: not a valid Blacksalt dungeon", *problems, *tail])) from None
+    overlaps = [line for level in dungeon.levels for line in overlapping_rooms(level)]
+    if overlaps:
+        more = len(overlaps) - 12
+        tail = [f"  … and {more} more"] if more > 0 else []
+        raise DungeonFileError(
+            "\n".join([f"{source}: not a valid Blacksalt dungeon: rooms overlap", *overlaps[:12], *tail])
+        )
+    return dungeon
+
+
+def overlapping_rooms(level: LevelData) -> list[str]:
+    """One line for every pair of rooms of ``level`` that share floor tiles (none in a good file)."""
+    owner: dict[tuple[int, int], Room] = {}
+    shared: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for room in level.rooms:
+        for tile in sorted(room.floor()):
+            other = owner.setdefault(tile, room)
+            if other is not room:
+                shared.setdefault((other.id, room.id), []).append(tile)
+    names = {r.id: r.name for r in level.rooms}
+    return [
+        f"  level {level.depth}: room {a} ({names[a]}) and room {b} ({names[b]}) share {len(tiles)} "
+        f"tile{'s' if len(tiles) != 1 else ''}, the first at {tiles[0]}"
+        for (a, b), tiles in sorted(shared.items())
+    ]
 
 
 def load(path: Path) -> Dungeon:

@@ -8,22 +8,37 @@ Roll20-via-converter and Fantasy Grounds importers) is JSON:
 * ``line_of_sight``: the walls, a list of polylines of {x, y} points in grid units;
 * ``objects_line_of_sight``: walls of objects (none here);
 * ``portals``: doors, each with ``position``, ``bounds`` (its two ends),
-  ``rotation`` (radians), ``closed`` (true for doors, false for archways) and
+  ``rotation`` (radians), ``closed`` (true: every portal here is a door) and
   ``freestanding`` (false: every door stands in a wall);
 * ``environment``: ``baked_lighting`` and ``ambient_light`` (AARRGGBB hex);
 * ``lights``: ``position``, ``range`` (grid units), ``intensity``, ``color``
   (AARRGGBB), ``shadows``;
 * ``image``: the picture, base64 PNG.
 
-Coordinates are relative to the picture's top-left corner, which is the
-level's grid corner ``frame.x, frame.y`` (the floor's bounding box grown by
-:data:`DEFAULT_PAD` tiles); ``map_origin`` is written as 0, 0 because the
-importers differ on whether they subtract it.
+**One frame of reference.**  Every coordinate is the dungeon JSON's own tile
+grid, on every level: UVTT point ``(x, y)`` is grid corner ``(x, y)``, so JSON
+tile ``(x, y)`` is the square from ``(x, y)`` to ``(x + 1, y + 1)`` in the VTT
+file too.  The picture's top-left corner is grid corner ``(0, 0)`` and
+``map_origin`` is 0, 0 (importers differ on whether they subtract it, and with
+0 they all agree); ``map_size`` is the level's grid, grown when a corridor runs
+past it (see :func:`vtt_frame`).
 
-Secret doors: by default a secret door is a *closed portal* and its edge is
-not a wall, so the GM can open it in the VTT once the party finds it (the
-picture draws it as plain wall).  ``secret_doors_as_portals=False`` makes
-them plain walls instead (a file to hand to players).
+**Archways** are openings, not portals: the importers turn every portal into
+a door or a window that blocks movement (Foundry's Universal Battlemap
+Importer makes an open portal a movement-blocking wall; uvtt2fgu a closed
+window).  As Dungeondraft does for an opening, an archway is a gap in the
+walls and nothing else.
+
+**Secret doors** come in two copies (:data:`GM` and :data:`PLAYER`):
+
+* the GM's copy carries a secret door as a closed portal (a door the GM can
+  hide or open in the VTT), its edge not a wall;
+* the players' copy makes it plain wall, with no portal, and leaves out of the
+  walls and out of the picture the secret passage behind it and every room
+  that only a secret door leads to (:func:`walls.open_part`): nothing in the
+  file gives the secret away.
+
+In both, the picture draws a secret door as wall.
 
 The picture comes in as PNG bytes from the caller (``desktop.render.export``
 draws it) so this module stays free of Qt.
@@ -35,14 +50,17 @@ import base64
 import json
 import math
 import struct
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from dungeon_gen.export.walls import Frame, level_geometry, map_frame, polylines
+from dungeon_gen.export.walls import Frame, LevelGeometry, floor_tiles, level_geometry, open_part, polylines
 from dungeon_gen.model import LevelData
 
 FORMAT = 0.3
-DEFAULT_PAD = 1
+Audience = Literal["gm", "player"]
+GM: Audience = "gm"
+PLAYER: Audience = "player"
 AMBIENT_DARK = "ff000000"  # a dungeon is dark: only its lights and the party's show anything
 LIGHT_COLOUR = "ffffcf8a"  # torchlight
 _FIRE_WORDS = ("brazier", "torch", "fire", "hearth", "lamp", "lantern", "candle", "forge", "pyre")
@@ -58,6 +76,16 @@ def png_size(data: bytes) -> tuple[int, int]:
     return int(width), int(height)
 
 
+def vtt_frame(level: LevelData) -> Frame:
+    """The part of the grid a VTT file covers: from grid corner (0, 0) to the far corner of the
+    level's grid, or further where a corridor or stairs lie past it.  Its origin is always
+    (0, 0), so VTT coordinates are the JSON's tile coordinates on every level."""
+    tiles = floor_tiles(level) | {(s.tile[0], s.tile[1]) for s in level.stairs}
+    w = max([level.grid.width, *(x + 1 for x, _ in tiles)])
+    h = max([level.grid.height, *(y + 1 for _, y in tiles)])
+    return Frame(0, 0, w, h)
+
+
 def _pt(x: float, y: float, frame: Frame) -> dict[str, float]:
     return {"x": float(x - frame.x), "y": float(y - frame.y)}
 
@@ -67,36 +95,37 @@ def build_uvtt(
     image_png: bytes,
     *,
     pixels_per_grid: int,
-    frame: Frame | None = None,
-    secret_doors_as_portals: bool = True,
+    audience: Audience = GM,
     ambient_light: str = AMBIENT_DARK,
 ) -> dict[str, Any]:
-    """The ``.dd2vtt`` object of one level.
+    """The ``.dd2vtt`` object of one level, for the GM or for the players (see the module's notes).
 
-    ``image_png`` must show exactly ``frame`` (default: :func:`map_frame` with
-    :data:`DEFAULT_PAD`) at ``pixels_per_grid``; a picture of another size is refused.
+    ``image_png`` must show exactly :func:`vtt_frame` at ``pixels_per_grid``
+    (drawn for the same audience); a picture of another size is refused.
     """
     if pixels_per_grid < 1:
         raise ValueError("pixels_per_grid must be at least 1")
-    frame = frame or map_frame(level, pad=DEFAULT_PAD)
+    if audience not in (GM, PLAYER):
+        raise ValueError(f"audience is {GM!r} or {PLAYER!r}, not {audience!r}")
+    frame = vtt_frame(level)
     width, height = png_size(image_png)
     if (width, height) != (frame.w * pixels_per_grid, frame.h * pixels_per_grid):
         raise ValueError(
             f"the image is {width}×{height} px but the map is {frame.w}×{frame.h} tiles at {pixels_per_grid} px"
         )
-    geometry = level_geometry(level, reveal_secrets=True, wall_secret_doors=not secret_doors_as_portals)
+    geometry = vtt_geometry(level, audience)
     walls = [[_pt(x, y, frame) for x, y in line] for line in polylines(geometry.walls)]
     portals: list[dict[str, Any]] = []
     for d in geometry.doors:
-        if d.secret and not secret_doors_as_portals:
-            continue
+        if not d.closed:
+            continue  # an archway: a gap in the wall, no portal
         s = d.segment
         portals.append(
             {
                 "position": _pt(*s.midpoint, frame),
                 "bounds": [_pt(s.x1, s.y1, frame), _pt(s.x2, s.y2, frame)],
                 "rotation": 0.0 if s.horizontal else math.pi / 2,
-                "closed": d.closed,
+                "closed": True,
                 "freestanding": False,
             }
         )
@@ -111,15 +140,28 @@ def build_uvtt(
         "objects_line_of_sight": [],
         "portals": portals,
         "environment": {"baked_lighting": True, "ambient_light": ambient_light},
-        "lights": lights(level, frame),
+        "lights": lights(level, frame, rooms=None if audience == GM else open_part(level).rooms),
         "image": base64.b64encode(image_png).decode("ascii"),
     }
 
 
-def lights(level: LevelData, frame: Frame) -> list[dict[str, Any]]:
-    """A light in the middle of every lit room, and a small one for a fire in an unlit room."""
+def vtt_geometry(level: LevelData, audience: Audience) -> LevelGeometry:
+    """The walls and doors a VTT file of ``audience`` carries: the GM's has every passage and its
+    secret doors open for a portal; the players' has only what they can reach without finding a
+    secret door (:func:`open_part`), the secret doors walled."""
+    if audience == GM:
+        return level_geometry(level, reveal_secrets=True, wall_secret_doors=False)
+    return level_geometry(level, seen=open_part(level), reveal_secrets=False, wall_secret_doors=True)
+
+
+def lights(level: LevelData, frame: Frame, rooms: Iterable[int] | None = None) -> list[dict[str, Any]]:
+    """A light in the middle of every lit room, and a small one for a fire in an unlit room; only
+    in ``rooms`` when given (the players' file lights no room it leaves out)."""
     out: list[dict[str, Any]] = []
+    shown = None if rooms is None else set(rooms)
     for room in level.rooms:
+        if shown is not None and room.id not in shown:
+            continue
         fire = any(any(w in f.name.lower() for w in _FIRE_WORDS) for f in room.features)
         if not (room.lit or fire):
             continue

@@ -300,6 +300,31 @@ class Seen:
         return cls(frozenset(rooms), frozenset(connections))
 
 
+def open_part(level: LevelData) -> Seen:
+    """The rooms and passages the players can reach without finding a secret door: from the
+    level's ways in (its entrances and their corridors, and its stairs) through every passage
+    that is not secret.  A level with no way in at all is open everywhere."""
+    starts = set(getattr(level, "entrances", [])) | {w.room for w in getattr(level, "entrance_ways", [])}
+    starts |= {s.room for s in level.stairs}
+    connections = all_connections(level)
+    if not starts:
+        return Seen.of(rooms=[r.id for r in level.rooms], connections=[c.id for c in connections])
+    links: dict[int, set[int]] = defaultdict(set)
+    for c in connections:
+        if c.door.kind != "secret":
+            links[c.from_].add(c.to)
+            links[c.to].add(c.from_)
+    reached = set(starts)
+    todo = sorted(starts)
+    while todo:
+        room = todo.pop()
+        for other in sorted(links[room] - reached):
+            reached.add(other)
+            todo.append(other)
+    passages = [c.id for c in connections if c.door.kind != "secret" and c.from_ in reached and c.to in reached]
+    return Seen.of(rooms=sorted(reached), connections=passages)
+
+
 def seen_floor(level: LevelData, seen: Seen) -> set[Tile]:
     """The floor the party knows: seen rooms, seen corridors, and the mouths of corridors
     (not secret ones) that open into a seen room."""

@@ -33,7 +33,7 @@ def test_every_file_is_written(exported: Path) -> None:
     assert names == sorted(
         ["vault.json", "vault.md", "vault.pdf"]
         + [f"vault-level{d}{v}.{ext}" for d in (1, 2) for v in ("", "-player") for ext in ("svg", "png")]
-        + [f"vault-level{d}.dd2vtt" for d in (1, 2)]
+        + [f"vault-level{d}-{who}.dd2vtt" for d in (1, 2) for who in ("gm", "player")]
     )
 
 
@@ -85,6 +85,20 @@ def test_uvtt_fields(exported: Path) -> None:
         for portal in data["portals"]:
             assert {"position", "bounds", "rotation", "closed", "freestanding"} <= set(portal)
             assert len(portal["bounds"]) == 2
+            assert portal["closed"] is True  # doors only: an archway is a gap, never a portal
+
+
+def test_players_vtt_file_hides_the_secret_doors(exported: Path) -> None:
+    dungeon = json.loads((exported / "vault.json").read_text())
+    for depth, level in enumerate([dungeon, *dungeon["deeper_levels"]], start=1):
+        gm = json.loads((exported / f"vault-level{depth}-gm.dd2vtt").read_text())
+        player = json.loads((exported / f"vault-level{depth}-player.dd2vtt").read_text())
+        kinds = [c["door"]["kind"] for c in level["connections"]]
+        doors = sum(1 for k in kinds if k != "archway") + len(level.get("entrance_ways", []))
+        assert len(gm["portals"]) == doors - sum(
+            1 for w in level.get("entrance_ways", []) if w["door"]["kind"] == "archway"
+        )
+        assert len(gm["portals"]) - len(player["portals"]) == kinds.count("secret")
 
 
 def test_markdown_key(exported: Path) -> None:

@@ -19,12 +19,13 @@ import pytest
 
 pytest.importorskip("PySide6.QtGui")
 
-from PySide6.QtGui import QImage
+from pypdf import PdfReader
+from PySide6.QtGui import QColor, QImage
 
 from desktop.render import export
 from desktop.render.map_painter import MapLayout, MapOptions, initials, label_position
 from dungeon_gen.export.markdown import to_markdown
-from dungeon_gen.export.walls import Seen
+from dungeon_gen.export.walls import Seen, door_edges
 from dungeon_gen.model import Dungeon
 from tests.dungeon_gen.fixtures import big_level, small_dungeon
 
@@ -76,8 +77,11 @@ def test_player_png_differs_from_the_gm_png(dungeon: Dungeon, out: Path) -> None
 def test_player_map_leaves_out_the_gms_marks(dungeon: Dungeon) -> None:
     gm = MapLayout(dungeon, 32, MapOptions(tokens=True))
     player = MapLayout(dungeon, 32, MapOptions(player=True, tokens=True))
-    assert {"secret", "trap", "corpse", "monster"} <= set(gm.legend)
-    assert not {"secret", "trap", "corpse", "monster"} & set(player.legend)
+    assert {"secret", "trap", "corpse", "monster", "boss"} <= set(gm.legend)
+    assert not {"secret", "trap", "corpse", "monster", "boss"} & set(player.legend)
+    # The boss's double ring is explained only where a boss's lair is drawn.
+    assert "boss" not in MapLayout(dungeon, 32, MapOptions(seen=Seen.of(rooms=[1]))).legend
+    assert any(r.boss for r in dungeon.rooms)
     assert not any(d.secret for d in player.geometry.doors)
     assert any(d.secret for d in gm.geometry.doors)
 
@@ -121,16 +125,16 @@ def test_pdf_booklet_has_title_maps_and_key(dungeon: Dungeon, out: Path) -> None
     pages = export.render_pdf_booklet(dungeon, to_markdown(dungeon), path)
     data = path.read_bytes()
     assert data.startswith(b"%PDF")
-    assert pdf_pages(data) == pages >= 2 + len(dungeon.levels)
+    assert pdf_pages(data) == pages >= 2 + 2 * len(dungeon.levels)
 
 
 def test_pdf_booklet_takes_key_sections(dungeon: Dungeon, tmp_path: Path) -> None:
     path = tmp_path / "sections.pdf"
     sections = [(f"{r.id} {r.name}", r.description) for r in dungeon.rooms]
     pages = export.render_pdf_booklet(dungeon, sections, path)
-    assert pages == pdf_pages(path.read_bytes()) == 1 + len(dungeon.levels) + 1
-    # No key at all: the title page and the maps.
-    assert export.render_pdf_booklet(dungeon, "", tmp_path / "maps.pdf") == 1 + len(dungeon.levels)
+    assert pages == pdf_pages(path.read_bytes()) == 1 + 2 * len(dungeon.levels) + 1
+    # No key at all: the title page and the maps, the GM's and the players' for each level.
+    assert export.render_pdf_booklet(dungeon, "", tmp_path / "maps.pdf") == 1 + 2 * len(dungeon.levels)
 
 
 def test_dd2vtt_picture_matches_its_grid(dungeon: Dungeon, out: Path) -> None:
@@ -143,7 +147,8 @@ def test_dd2vtt_picture_matches_its_grid(dungeon: Dungeon, out: Path) -> None:
     width, height = struct.unpack(">II", image[16:24])
     size = loaded["resolution"]["map_size"]
     assert (width, height) == (size["x"] * 40, size["y"] * 40)
-    assert len(loaded["portals"]) == len(dungeon.connections)
+    assert len(loaded["portals"]) == sum(1 for c in dungeon.connections if c.door.kind != "archway")
+    assert loaded["resolution"]["map_origin"] == {"x": 0.0, "y": 0.0}
     picture = QImage.fromData(image)
     assert (picture.width(), picture.height()) == (width, height)
     picture.save(str(out / "fixture_vtt.png"))
@@ -214,3 +219,152 @@ def test_encode_png_keeps_every_pixel() -> None:
         data = export.encode_png(image)
         decoded = QImage.fromData(data)
         assert decoded.convertToFormat(QImage.Format.Format_RGB32) == image.convertToFormat(QImage.Format.Format_RGB32)
+
+
+def test_players_vtt_picture_shows_wall_where_the_secret_door_is(dungeon: Dungeon, out: Path) -> None:
+    ppg = 20
+    pictures = {}
+    for audience in ("gm", "player"):
+        data = export.render_dd2vtt(dungeon, out / f"fixture-{audience}.dd2vtt", pixels_per_grid=ppg, audience=audience)
+        pictures[audience] = QImage.fromData(base64.b64decode(str(data["image"])))
+    secret = next(c for c in dungeon.connections if c.door.kind == "secret")
+    others = {(x, y) for c in dungeon.connections if c.id != secret.id for x, y in c.path}
+    floor = QColor("#f6efdc").rgb()
+    for x, y in (t for t in map(tuple, secret.path) if t not in others):
+        # The JSON's tile (x, y) is the picture's square (x, y): one frame of reference.
+        gm_px = pictures["gm"].pixel(x * ppg + ppg // 2, y * ppg + ppg // 2)
+        player_px = pictures["player"].pixel(x * ppg + ppg // 2, y * ppg + ppg // 2)
+        assert gm_px == floor and player_px != floor, (x, y)
+    edge = next(d for d in door_edges(dungeon) if d.secret)
+    # On the door's edge, the middle of the wall is wall-black in both pictures.
+    mx, my = edge.segment.midpoint
+    for picture in pictures.values():
+        assert QColor(picture.pixel(round(mx * ppg), round(my * ppg))).lightness() < 60
+
+
+def test_pdf_booklet_is_the_same_bytes_on_every_export(dungeon: Dungeon, tmp_path: Path) -> None:
+    key = to_markdown(dungeon)
+    first = tmp_path / "first.pdf"
+    export.render_pdf_booklet(dungeon, key, first)
+    export.render_png(dungeon, tmp_path / "between.png")  # other drawing in between changes nothing
+    time.sleep(1.1)  # and neither does the clock
+    second = tmp_path / "second.pdf"
+    export.render_pdf_booklet(dungeon, key, second)
+    assert first.read_bytes() == second.read_bytes()
+    data = first.read_bytes()
+    assert b"/CreationDate" not in data and b"/ModDate" not in data
+    reader = PdfReader(first, strict=True)  # the rebuilt cross-reference table holds
+    assert len(reader.pages) == pdf_pages(data)
+    assert reader.metadata is not None and reader.metadata.title == dungeon.title
+    # Another dungeon (or key) is another document.
+    other = tmp_path / "other.pdf"
+    export.render_pdf_booklet(dungeon, key + "\n\nOne more line.\n", other)
+    assert re.search(rb"/ID \[ <([0-9a-f]+)>", other.read_bytes()) != re.search(rb"/ID \[ <([0-9a-f]+)>", data)
+
+
+def test_pdf_booklet_has_a_players_map_for_every_level(dungeon: Dungeon, tmp_path: Path) -> None:
+    path = tmp_path / "booklet.pdf"
+    export.render_pdf_booklet(dungeon, to_markdown(dungeon), path)
+    reader = PdfReader(path)
+    texts = [(page.extract_text() or "").replace("\t", " ") for page in reader.pages]
+    for i, level in enumerate(dungeon.levels):
+        gm, player = texts[1 + 2 * i], texts[2 + 2 * i]
+        assert f"Level {level.depth}" in gm and "players" not in gm
+        assert f"Level {level.depth}" in player and "players" in player
+        # The players' page has no room numbers or GM marks: none of the legend's GM entries.
+        assert "trap" not in player and "secret door" not in player
+    assert "Players' map of level 2" in texts[0]
+
+
+def test_pdf_hook_keeps_its_bullet_list(tmp_path: Path) -> None:
+    d = small_dungeon().model_copy(
+        update={"hook": "Someone is missing.\n\nWays in:\n- A map from a survivor.\n- Hunger.\n- A false accusation."}
+    )
+    assert export.hook_html(d.hook).count("<li>") == 3
+    path = tmp_path / "hook.pdf"
+    export.render_pdf_booklet(d, "", path)
+    text = (PdfReader(path).pages[0].extract_text() or "").replace("\t", " ")
+    lines = [line.strip() for line in text.splitlines()]
+    for item in ("A map from a survivor.", "Hunger.", "A false accusation."):
+        assert any(line.endswith(item) and len(line) <= len(item) + 2 for line in lines), (item, lines)
+
+
+def test_key_pages_leave_no_heading_at_a_page_foot(tmp_path: Path) -> None:
+    from PySide6.QtGui import QPageLayout, QPdfWriter
+
+    from dungeon_gen.generate import generate
+
+    writer = QPdfWriter(str(tmp_path / "scratch.pdf"))
+    writer.setResolution(export.PDF_DPI)
+    writer.setPageLayout(export._page_layout(QPageLayout.Orientation.Portrait))
+    area = export._body_area(writer.pageLayout())
+    found = 0
+    for seed in range(6):
+        d = generate(seed, rooms=14 + 2 * seed, depth=1 + seed % 3, level=1 + seed)
+        doc = export.key_document(writer, to_markdown(d), area.width(), area.height())
+        assert export.orphaned_headings(doc) == [], seed
+        # Without the fix the same keys do leave headings at the foot of a page.
+        plain = export._document(writer, area.width())
+        plain.setMarkdown(to_markdown(d))
+        export._space_headings(plain)
+        plain.setPageSize(area.size())
+        plain.pageCount()
+        found += len(export.orphaned_headings(plain))
+    assert found > 0
+
+
+def svg_layers(path: Path) -> dict[str, ET.Element]:
+    root = ET.parse(path).getroot()
+    svg, inkscape = "{http://www.w3.org/2000/svg}", "{http://www.inkscape.org/namespaces/inkscape}"
+    groups = [g for g in root if g.tag == f"{svg}g"]
+    assert all(g.get(f"{inkscape}groupmode") == "layer" and g.get(f"{inkscape}label") for g in groups)
+    return {str(g.get("id")): g for g in groups}
+
+
+def marks(layer: ET.Element) -> int:
+    """Everything a layer draws (its elements that are not groups)."""
+    return sum(1 for e in layer.iter() if not e.tag.endswith("}g"))
+
+
+def drawn(layer: ET.Element, kind: str) -> int:
+    return sum(1 for e in layer.iter() if e.tag.endswith("}" + kind))
+
+
+def test_svg_has_a_layer_for_each_part_of_the_map(dungeon: Dungeon, tmp_path: Path) -> None:
+    from desktop.render.map_painter import LAYERS
+
+    export.render_svg(dungeon, tmp_path / "gm.svg", tokens=True)
+    export.render_svg(dungeon, tmp_path / "player.svg", player=True)
+    gm, player = svg_layers(tmp_path / "gm.svg"), svg_layers(tmp_path / "player.svg")
+    assert list(gm) == list(player) == list(LAYERS)  # every layer, bottom to top, both maps
+    assert {"grid", "walls", "doors", "labels", "secrets", "monsters"} <= set(gm)
+    assert drawn(gm["walls"], "polyline") > 0 and drawn(gm["walls"], "text") == 0
+    assert drawn(gm["grid"], "polyline") > 0
+    assert drawn(gm["doors"], "rect") + drawn(gm["doors"], "path") + drawn(gm["doors"], "polygon") > 0
+    assert any(c.door.kind == "secret" for c in dungeon.connections)
+    assert marks(gm["secrets"]) > 0 and marks(player["secrets"]) == 0
+    tokens = sum(len(g.positions) for r in dungeon.rooms for g in r.monsters)
+    assert drawn(gm["monsters"], "circle") + drawn(gm["monsters"], "path") >= tokens > 0
+    assert marks(player["monsters"]) == 0 and marks(player["labels"]) == 0
+    numbers = {t.text for t in gm["labels"].iter() if t.tag.endswith("}text")}
+    assert {str(r.id) for r in dungeon.rooms} <= numbers
+    # No layer draws what belongs to another: the room numbers are only in the labels.
+    for name, layer in gm.items():
+        if name not in ("labels", "margins"):
+            assert not {t.text for t in layer.iter() if t.tag.endswith("}text")} & {str(r.id) for r in dungeon.rooms}, (
+                name
+            )
+
+
+def test_map_painter_refuses_an_unknown_layer(dungeon: Dungeon) -> None:
+    from desktop.render.map_painter import paint_map
+
+    image = QImage(10, 10, QImage.Format.Format_RGB32)
+    from PySide6.QtGui import QPainter
+
+    painter = QPainter(image)
+    try:
+        with pytest.raises(ValueError, match="unknown map layer"):
+            paint_map(painter, MapLayout(dungeon, 4), layers=["furniture"])
+    finally:
+        painter.end()

@@ -348,7 +348,7 @@ def validate_uvtt(data: dict[str, Any]) -> None:
 
 
 def fixture_uvtt(level: LevelData, ppg: int = 20, **kw: Any) -> dict[str, Any]:
-    frame = map_frame(level, pad=uvtt.DEFAULT_PAD)
+    frame = uvtt.vtt_frame(level)
     return uvtt.build_uvtt(level, solid_png(frame.w * ppg, frame.h * ppg), pixels_per_grid=ppg, **kw)
 
 
@@ -358,31 +358,42 @@ def test_uvtt_has_exactly_the_fields_of_the_format(dungeon: LevelData) -> None:
     assert json.loads(uvtt.dumps(data)) == data
 
 
-def test_uvtt_portals_are_the_doors_secret_ones_closed(dungeon: LevelData) -> None:
+def test_uvtt_portals_are_the_doors_not_the_archways(dungeon: LevelData) -> None:
     data = fixture_uvtt(dungeon)
-    assert len(data["portals"]) == len(dungeon.connections)
-    closed = sorted(p["closed"] for p in data["portals"])
-    assert closed == [False] + [True] * (len(dungeon.connections) - 1)  # the archway alone is open
+    doors = [c for c in dungeon.connections if c.door.kind != "archway"]
+    assert len(data["portals"]) == len(doors)  # the GM's copy: every door, the secret one too
+    assert all(p["closed"] for p in data["portals"])
     rotations = {p["rotation"] for p in data["portals"]}
     assert rotations == {0.0, math.pi / 2}
-    players = fixture_uvtt(dungeon, secret_doors_as_portals=False)
-    assert len(players["portals"]) == len(dungeon.connections) - 1
+    players = fixture_uvtt(dungeon, audience=uvtt.PLAYER)
+    assert len(players["portals"]) == len(doors) - 1  # no secret door
     validate_uvtt(players)
+    with pytest.raises(ValueError, match="audience"):
+        fixture_uvtt(dungeon, audience="everyone")
+
+
+def wall_units(data: dict[str, Any]) -> set[Segment]:
+    """The unit edges of a VTT file's walls, in its own coordinates."""
+    pieces: set[Segment] = set()
+    for line in data["line_of_sight"]:
+        pts = [(int(p["x"]), int(p["y"])) for p in line]
+        assert all(float(p["x"]).is_integer() and float(p["y"]).is_integer() for p in line)
+        pieces |= {u for a, b in itertools.pairwise(pts) for u in Segment.between(a, b).units()}
+    return pieces
+
+
+def portal_segments(data: dict[str, Any]) -> list[Segment]:
+    return [Segment.between(*((int(q["x"]), int(q["y"])) for q in p["bounds"])) for p in data["portals"]]
 
 
 def test_uvtt_walls_match_the_geometry(dungeon: LevelData) -> None:
     data = fixture_uvtt(dungeon)
-    frame = map_frame(dungeon, pad=uvtt.DEFAULT_PAD)
-    pieces: set[Segment] = set()
-    for line in data["line_of_sight"]:
-        pts = [(int(p["x"]) + frame.x, int(p["y"]) + frame.y) for p in line]
-        pieces |= {u for a, b in itertools.pairwise(pts) for u in Segment.between(a, b).units()}
+    pieces = wall_units(data)
     geo = level_geometry(dungeon, wall_secret_doors=False)
-    assert pieces == set(units(list(geo.walls)))
+    assert pieces == set(units(list(geo.walls)))  # the JSON's own tile grid: no offset
     # Each portal fills a gap in the walls.
-    for p in data["portals"]:
-        a, b = ((int(q["x"]) + frame.x, int(q["y"]) + frame.y) for q in p["bounds"])
-        assert Segment.between(a, b) not in pieces
+    for seg in portal_segments(data):
+        assert seg not in pieces
 
 
 def test_uvtt_lights_the_lit_rooms(dungeon: LevelData) -> None:
@@ -398,7 +409,148 @@ def test_uvtt_refuses_a_picture_of_the_wrong_size(dungeon: LevelData) -> None:
 
 
 def test_uvtt_write(tmp_path: Any, dungeon: LevelData) -> None:
-    frame = map_frame(dungeon, pad=uvtt.DEFAULT_PAD)
+    frame = uvtt.vtt_frame(dungeon)
     path = tmp_path / "level.dd2vtt"
     uvtt.write_uvtt(dungeon, solid_png(frame.w * 10, frame.h * 10), path, pixels_per_grid=10)
     validate_uvtt(json.loads(path.read_text(encoding="utf-8")))
+
+
+# --- Universal VTT over many generated dungeons ----------------------------------------------------
+
+
+def generated_levels() -> list[tuple[str, LevelData]]:
+    """Every level of generated dungeons over the themes, sizes and depths."""
+    from dungeon_gen.generate import generate
+    from dungeon_gen.themes import load_themes
+
+    out: list[tuple[str, LevelData]] = []
+    themes = sorted(load_themes())
+    for seed in range(12):
+        d = generate(
+            seed, level=1 + seed % 10, rooms=8 + 3 * seed, theme=themes[seed % len(themes)], depth=1 + seed % 3
+        )
+        out += [(f"seed {seed} level {lv.depth}", lv) for lv in d.levels]
+    return out
+
+
+@pytest.fixture(scope="module")
+def generated() -> list[tuple[str, LevelData]]:
+    return generated_levels()
+
+
+def sides_in(unit: Segment, tiles: set[Tile]) -> bool:
+    a, b = sides(unit)
+    return a in tiles and b in tiles
+
+
+def test_vtt_has_no_portal_and_no_wall_at_an_opening(generated: list[tuple[str, LevelData]]) -> None:
+    archways = 0
+    for name, level in generated:
+        for audience in (uvtt.GM, uvtt.PLAYER):
+            data = fixture_uvtt(level, ppg=1, audience=audience)
+            walls = wall_units(data)
+            portals = set(portal_segments(data))
+            for d in door_edges(level):
+                if d.kind != "archway":
+                    continue
+                archways += 1
+                assert d.segment not in portals, f"{name}: archway {d.connection} exported as a portal"
+                assert d.segment not in walls, f"{name}: a wall crosses archway {d.connection}"
+            # Every portal is a door, closed, in a gap of the walls with wall or rock on both sides.
+            for seg in portals:
+                assert seg not in walls, f"{name}: a wall across door {seg}"
+    assert archways > 50  # the seeds do make openings
+
+
+def flood(start: Tile, walls: set[Segment], size: tuple[int, int]) -> set[Tile]:
+    """Every tile a token can walk to from ``start`` without crossing a wall (doors are open)."""
+    seen, todo = {start}, [start]
+    while todo:
+        x, y = todo.pop()
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if 0 <= n[0] < size[0] and 0 <= n[1] < size[1] and n not in seen and edge_between((x, y), n) not in walls:
+                seen.add(n)
+                todo.append(n)
+    return seen
+
+
+def test_secret_doors_are_wall_in_the_players_file(generated: list[tuple[str, LevelData]]) -> None:
+    secrets = hidden_rooms = 0
+    for name, level in generated:
+        gm = fixture_uvtt(level, ppg=1)
+        player = fixture_uvtt(level, ppg=1, audience=uvtt.PLAYER)
+        gm_portals, player_portals = set(portal_segments(gm)), set(portal_segments(player))
+        player_walls, gm_walls = wall_units(player), wall_units(gm)
+        size = (int(player["resolution"]["map_size"]["x"]), int(player["resolution"]["map_size"]["y"]))
+        # Walk the players' file from every way in, through doors but never through a wall.
+        starts = [
+            r for r in level.rooms if r.id in set(getattr(level, "entrances", [])) | {s.room for s in level.stairs}
+        ]
+        walked: set[Tile] = set()
+        for room in starts:
+            walked |= flood(min(room.floor()), player_walls, size)
+        assert len(walked) < size[0] * size[1], f"{name}: the players' walls leak to the map's edge"
+        # Over the GM's file, the same walk without crossing a secret door reaches the same rooms.
+        gm_walk: set[Tile] = set()
+        secret_edges = {d.segment for d in door_edges(level) if d.secret}
+        for room in starts:
+            gm_walk |= flood(min(room.floor()), gm_walls | secret_edges, size)
+        for room in level.rooms:
+            open_room = bool(room.floor() & gm_walk)
+            assert open_room == (room.floor() <= walked), f"{name}: room {room.id} in the players' file"
+            hidden_rooms += not open_room
+            if not open_room:  # not even a box of walls where it lies
+                touching = [u for u in player_walls if set(sides(u)) & room.floor()]
+                assert not touching, f"{name}: the players' file outlines secret room {room.id}"
+        for d in door_edges(level):
+            if not d.secret:
+                continue
+            secrets += 1
+            assert d.segment in gm_portals and d.segment not in gm_walls, f"{name}: GM's secret door {d.connection}"
+            assert d.segment not in player_portals, f"{name}: players' file shows secret door {d.connection}"
+            a, b = sides(d.segment)
+            assert not ({a, b} <= walked), f"{name}: players can walk through secret door {d.connection}"
+        assert not player_portals - gm_portals
+    assert secrets >= 5 and hidden_rooms >= 1
+
+
+def test_vtt_coordinates_are_the_json_tiles_on_every_level(generated: list[tuple[str, LevelData]]) -> None:
+    for name, level in generated:
+        data = fixture_uvtt(level, ppg=1)
+        assert data["resolution"]["map_origin"] == {"x": 0.0, "y": 0.0}
+        size = data["resolution"]["map_size"]
+        assert size["x"] >= level.grid.width and size["y"] >= level.grid.height, name
+        # The walls are exactly the floor's edges, the floor taken straight from the JSON's tiles.
+        floor = floor_tiles(level)
+        assert wall_units(data) == set(units(wall_segments(floor))), name
+        for d in door_edges(level):
+            if d.closed:
+                assert d.segment in set(portal_segments(data)), name
+        # Each light sits at the centre of a room's floor, in the same tiles.
+        centres = set()
+        for room in level.rooms:
+            tiles = room.floor()
+            centres.add((sum(x + 0.5 for x, _ in tiles) / len(tiles), sum(y + 0.5 for _, y in tiles) / len(tiles)))
+        for light in data["lights"]:
+            assert (light["position"]["x"], light["position"]["y"]) in centres, name
+        assert len(data["lights"]) >= sum(1 for r in level.rooms if r.lit)
+
+
+def test_players_file_lights_no_room_it_leaves_out(generated: list[tuple[str, LevelData]]) -> None:
+    from dungeon_gen.export.walls import open_part
+
+    left_out = 0
+    for name, level in generated:
+        hidden = [r for r in level.rooms if r.id not in open_part(level).rooms and r.lit]
+        if not hidden:
+            continue
+        player = fixture_uvtt(level, ppg=1, audience=uvtt.PLAYER)
+        gm = fixture_uvtt(level, ppg=1)
+        spots = {(light["position"]["x"], light["position"]["y"]) for light in player["lights"]}
+        for room in hidden:
+            left_out += 1
+            assert not any((x - 0.5, y - 0.5) in room.floor() or (int(x), int(y)) in room.floor() for x, y in spots), (
+                name
+            )
+        assert len(gm["lights"]) - len(player["lights"]) >= len(hidden), name
+    assert left_out >= 1
