@@ -1,5 +1,7 @@
 """Dungeon timings for the closing notes: ``.venv/bin/python packaging/bench_dungeon.py [--runs N]``.
 
+* loading every theme file, parsed and validated (best of 5; it was a timed test, which a loaded machine
+  failed);
 * generating a 30-room, one-level dungeon with all its contents (median over N seeds);
 * the same for a 3-level dungeon of 30 rooms per level;
 * exporting one 30-room dungeon to each format (median of N runs, after one warm-up).
@@ -32,7 +34,15 @@ def main() -> int:
     from desktop.dungeon_export import export_dungeon
     from dungeon_gen.generate import generate
     from dungeon_gen.themes import load_themes
+    from rules.content.registry import load_content
 
+    content = load_content()
+    loads = []
+    for _ in range(5):
+        t = time.perf_counter()
+        load_themes(content=content)
+        loads.append(time.perf_counter() - t)
+    print(f"load {'every theme':<26} {min(loads) * 1000:8.1f} ms (best of 5)")
     themes = sorted(load_themes())
     generate(0, rooms=30)  # warm: content and themes loaded once, as in the game
     for label, kwargs in (("30 rooms, 1 level", {"rooms": 30}), ("30 rooms x 3 levels", {"rooms": 30, "depth": 3})):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import shutil
 import string
-import time
 import typing
 from pathlib import Path
 
@@ -298,16 +297,6 @@ def _model_args(tp: object) -> list[type[BaseModel]]:
         return [tp]
     return [m for a in typing.get_args(tp) for m in _model_args(a)]
 
-
-def test_loading_is_fast(content: Content) -> None:
-    best = min(_timed(content) for _ in range(3))
-    assert best < 0.1, f"loading all themes took {best * 1000:.0f} ms"
-
-
-def _timed(content: Content) -> float:
-    start = time.perf_counter()
-    load_themes(content=content)
-    return time.perf_counter() - start
 
 
 # --- broken copies -------------------------------------------------------------------------------
