@@ -1227,6 +1227,10 @@ def _night(gm: GM) -> None:
         gm.emit("sleep", f"{m.name} sleeps ({loc.name.lower()}) and rolls {face}.", who=m.id, location=rule,
                 roll=face)  # fmt: skip
         sleep_row(gm, m, row, loc.name)
+        prayers = m.adv.prayers
+        if prayers is not None and prayers.exhausted and m.adv.character.alive:
+            prayers.rest()  # "used once until the adventurer rests": a night's sleep in town is a rest (R188)
+            gm.emit("prayers", f"{m.name}'s prayers are no longer exhausted after the night.", who=m.id)
     if _over(gm):
         return
     st.sleep = {}

@@ -959,3 +959,19 @@ def test_a_first_aid_kit_heals_and_wears_down() -> None:
     gm.apply("resolve")
     assert interlude.wounds_of(m) == 0  # tending 1, the kit 1, its 3d! 1
     assert kit.usage == 4
+
+
+def test_a_night_in_town_rests_the_clerics_exhausted_prayers() -> None:
+    """R188: prayers used in the dungeon are not exhausted any more after a night in a settlement."""
+    from rules.magic import Prayers
+
+    gm = game(party=2)
+    cleric = gm.c.party[0]
+    cleric.adv.prayers = Prayers(memorised=["Cure Light Wounds", "Light"], exhausted=["Cure Light Wounds"])
+    begin(gm)
+    feed(gm)
+    skip_to_sleep(gm)
+    assert cleric.adv.prayers.exhausted == ["Cure Light Wounds"]  # the day itself is no rest
+    events = sleep_streets(gm)
+    assert cleric.adv.prayers.exhausted == []
+    assert any(e.kind == "prayers" and e.data["who"] == cleric.id for e in events)
