@@ -165,6 +165,8 @@ def fire_doom(gm: GM, step: SiteDoomStep) -> None:
             return
         if kind == "wandering_group" and encounters.arrive(gm, groups, f"doom: {step.group or 'wanderers'}"):
             return  # they have a mind, and no wish to fight: they keep their distance (or help)
+        if kind == "final_fight":
+            groups = _with_the_master(gm, groups)
         if groups:
             _enemies_arrive(gm, groups, f"doom: {step.group or kind.replace('_', ' ')}")
     elif kind == "lights_snuffed":
@@ -278,7 +280,7 @@ def _arrive(gm: GM, room_id: int, came_from: int | None) -> None:
             fight_room(gm, surprise=None, source="they attack", everyone=False)
     elif exp.boss_hunts and not room.boss:
         exp.boss_hunts = False
-        boss = _boss(gm)
+        boss = _master_leaves(gm)
         if boss:
             _enemies_arrive(gm, [(boss, 1)], "the master of this place hunts you down")
 
@@ -287,6 +289,47 @@ def _boss(gm: GM) -> str | None:
     steps = gm.site_level().doom
     final = steps[-1] if steps else None
     return final.monsters[0][0] if final is not None and final.monsters else None
+
+
+def _master_leaves(gm: GM) -> str | None:
+    """The master of this level (the final doom fight's first creature) leaves where it is, its lair or the
+    room where it was last seen, to come for the party: its name, or None when it is dead (or already in the
+    room with the party).  There is one master: it is taken from where it stood, never copied."""
+    boss = _boss(gm)
+    exp = gm.c.expedition
+    if boss is None or exp is None:
+        return None
+    level = gm.site_level()
+    lair = next((r.id for r in level.rooms if r.boss), None)
+    lv = gm.level_state()
+    if lair is not None:
+        gm.room_state(lair)  # the lair as the dungeon made it, if the party never saw it
+    rooms = sorted(lv.rooms, key=lambda rid: (rid != lair, rid))
+    if lair is None and not any(g.monster == boss for rid in rooms for g in lv.rooms[rid].monsters):
+        return boss  # a level with no lair: the master is the final fight's own
+    for rid in rooms:
+        for g in lv.rooms[rid].monsters:
+            if g.monster == boss and g.count > 0:
+                if rid == exp.room:
+                    return None  # it is here already
+                g.count -= 1
+                return boss
+    killed = any(g.monster == boss and g.killed for st in lv.rooms.values() for g in st.monsters)
+    return None if killed else boss  # not seen anywhere but not dead: it went back into the dark, and comes
+
+
+def _with_the_master(gm: GM, groups: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The final doom fight's groups: the master comes from wherever it is, or not at all once dead."""
+    boss = _boss(gm)
+    if boss is None or not any(name == boss for name, _ in groups):
+        return groups
+    if _master_leaves(gm) is not None:
+        return groups
+    out = [(name, n - 1 if name == boss else n) for name, n in groups]
+    out = [(name, n) for name, n in out if n > 0]
+    gm.emit("master_gone", f"The master of this place ({boss}) does not come: it is dead, or already here.",
+            monster=boss)  # fmt: skip
+    return out
 
 
 def fight_room(gm: GM, surprise: str | None, source: str, *, everyone: bool = True) -> None:
@@ -298,11 +341,11 @@ def fight_room(gm: GM, surprise: str | None, source: str, *, everyone: bool = Tr
     for i in idx:
         st.monsters[i].attitude = encounters.HOSTILE
     groups = [(st.monsters[i].monster, st.monsters[i].count) for i in idx]
-    if gm.c.expedition is not None and gm.c.expedition.boss_hunts:
-        boss = _boss(gm)
-        if boss and not gm.room().boss:
+    if gm.c.expedition is not None and gm.c.expedition.boss_hunts and not gm.room().boss:
+        gm.c.expedition.boss_hunts = False
+        boss = _master_leaves(gm)
+        if boss:
             groups.append((boss, 1))
-            gm.c.expedition.boss_hunts = False
     for i in idx:
         st.monsters[i].aware = True
     combat.start(gm, groups, source=source, surprise=surprise, room_groups=idx)

@@ -9,6 +9,7 @@ from rules.checks import RuleError
 from rules.gm import exploration
 from rules.gm.engine import GM
 from rules.gm.gear import snuff
+from rules.gm.site import SiteMonsters
 from rules.gm.state import Campaign, Phase
 from rules.inventory import Carried
 from tests.gm.scripted import SiteLoot, SiteSecret, SiteTrap, corridor, game
@@ -253,3 +254,52 @@ def test_leaving_keeps_the_lit_torch_but_a_burnt_out_one_is_gone() -> None:
     m2 = gm2.c.party[0]
     snuff(gm2, m2, "burnt out")
     assert [i.count for i in m2.adv.inventory.items if i.name == "Torches"] == [1]  # only the unlit one
+
+
+# --- the master of the place (#14): there is one, wherever it is ------------------------------------------------
+
+
+def lair_game() -> GM:
+    """A corridor of 4 rooms whose room 4 is the Bugbear's lair (the final doom fight's master)."""
+    site = corridor(4, r4={"boss": True, "monsters": (SiteMonsters("Bugbear", 1, ((22, 1),)),)})
+    gm = game(site, party=2)
+    exploration.enter(gm, "test-site")
+    return gm
+
+
+def bugbears(gm: GM) -> int:
+    return sum(g.count for st in gm.level_state().rooms.values() for g in st.monsters if g.monster == "Bugbear")
+
+
+def test_the_master_who_hunts_leaves_its_lair_instead_of_being_copied() -> None:
+    gm = lair_game()
+    assert gm.c.expedition is not None
+    gm.c.expedition.boss_hunts = True
+    gm.apply("move:2")
+    assert gm.c.phase is Phase.COMBAT
+    cs = gm.c.combat
+    assert cs is not None and [f.monster for f in cs.foes] == ["Bugbear"]
+    assert gm.room_state(4).monsters[0].count == 0  # the lair is empty: the one master is here
+    assert bugbears(gm) == 0
+
+
+def test_a_dead_master_does_not_come_back_for_the_final_fight() -> None:
+    from rules.gm.site import SiteDoomStep
+
+    gm = lair_game()
+    lair = gm.room_state(4).monsters[0]
+    lair.count, lair.killed = 0, 1  # the party killed it in its lair
+    events_before = len(gm.events)
+    exploration.fire_doom(gm, SiteDoomStep(2, "final_fight", "It comes.", monsters=(("Bugbear", 1),)))
+    assert gm.c.phase is Phase.EXPLORATION and gm.c.combat is None
+    assert any(e.kind == "master_gone" for e in gm.events[events_before:])
+
+
+def test_the_final_fight_brings_the_master_from_its_lair() -> None:
+    from rules.gm.site import SiteDoomStep
+
+    gm = lair_game()
+    exploration.fire_doom(gm, SiteDoomStep(2, "final_fight", "It comes.", monsters=(("Bugbear", 1), ("Freshly Risen Corpse", 2))))
+    cs = gm.c.combat
+    assert cs is not None and sorted(f.monster for f in cs.foes).count("Bugbear") == 1
+    assert gm.room_state(4).monsters[0].count == 0
