@@ -45,7 +45,6 @@ def view_state(qtbot: Any, w: Any) -> tuple[Any, ...]:
     m = map_of(w)
     qtbot.waitUntil(lambda: m.isVisible() and m.width() > 300, timeout=3000)
     qtbot.wait(50)
-    exp = w.session.campaign.expedition
     centre = m.tile_pos(w.session.gm.room().centre)
     return m.size().toTuple(), round(m.zoom(), 4), (round(centre.x()), round(centre.y()))
 
@@ -84,8 +83,9 @@ def test_continue_shows_the_map_as_it_was_left(qtbot: Any, tmp_path: Path) -> No
     assert QRectF(m.rect()).contains(QPointF(*after[2]))
     # and the picture on screen is the map: mostly not the empty background
     img = m.grab().toImage()
-    from desktop.theme import COLORS
     from PySide6.QtGui import QColor
+
+    from desktop.theme import COLORS
 
     bg = QColor(COLORS["bg"]).rgb()
     samples = [img.pixel(x, y) for x in range(5, img.width(), 37) for y in range(5, img.height(), 37)]
