@@ -243,6 +243,9 @@ class ExplorationView(QWidget):
         split.setSizes([520, 440])
         split.setChildrenCollapsible(False)
         col.addWidget(split, 1)
+        from desktop.keys import bind_numbers
+
+        bind_numbers(self, self.trigger_number)
 
     # --- refreshing ------------------------------------------------------------------------------------------
 
@@ -420,6 +423,12 @@ class ExplorationView(QWidget):
         centre_on = getattr(self.map, "center_on_tile", None)
         if centre_on is not None:
             centre_on(self.session.gm.room().centre)
+
+    #: The keys of exploring (the map's own keys work when it has the focus; the Help menu lists them).
+    KEYS = (
+        ("1–9", "The numbered action (moves, doors, searching, camp, leaving)"),
+        ("M", "Centre the map on the party"),
+    )
 
     def trigger_number(self, n: int) -> bool:
         return self.actions_list.trigger(n)

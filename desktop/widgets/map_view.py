@@ -54,6 +54,13 @@ class MapView(QWidget):
     tile_clicked = Signal(int, int)
     view_changed = Signal()
 
+    #: The map's keys, when it has the focus (click it, or Tab to it); the Help menu lists them.
+    KEYS = (
+        ("+ / −", "Zoom in / out"),
+        ("Arrows", "Pan the map"),
+        ("F or 0", "Fit the whole map"),
+    )
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
