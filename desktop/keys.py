@@ -37,7 +37,10 @@ def bind(owner: QWidget, key: str | QKeySequence, slot: Callable[[], object]) ->
 
 def bind_numbers(owner: QWidget, trigger: Callable[[int], object]) -> list[QShortcut]:
     """The keys 1–9 of ``owner``'s screen, each calling ``trigger(n)``."""
-    return [bind(owner, str(n), lambda n=n: trigger(n)) for n in range(1, 10)]
+    def number(n: int) -> Callable[[], object]:
+        return lambda: trigger(n)
+
+    return [bind(owner, str(n), number(n)) for n in range(1, 10)]
 
 
 class DialogKeyGuard(QObject):
