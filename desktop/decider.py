@@ -280,6 +280,7 @@ class DecisionDialog(QDialog):
         self.note.setText("This must be answered: the step is under way and nothing has been chosen yet. "
                           "Pick one of the answers above.")  # fmt: skip
         self.note.show()
+        self.adjustSize()  # room for the note, not squeezed under the answers
 
 
 def choose_dialog(parent: QWidget | None, prompt: str, labels: list[str], rule: str = "") -> int:

@@ -37,6 +37,7 @@ def bind(owner: QWidget, key: str | QKeySequence, slot: Callable[[], object]) ->
 
 def bind_numbers(owner: QWidget, trigger: Callable[[int], object]) -> list[QShortcut]:
     """The keys 1–9 of ``owner``'s screen, each calling ``trigger(n)``."""
+
     def number(n: int) -> Callable[[], object]:
         return lambda: trigger(n)
 
