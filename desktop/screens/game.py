@@ -402,6 +402,10 @@ class GameScreen(QWidget):
         button clicked was rebuilt by the refresh, or the view that had it was swapped out."""
         if not self.isVisible():
             return
+        if QApplication.activeWindow() is None:
+            # a dialog of the step (the dice tray, a decision) closed and nothing took the window back (seen
+            # under X without a window manager): the screen's shortcuts only work in the active window
+            self.window().activateWindow()
         fw = QApplication.focusWidget()
         if fw is None or not fw.isVisible() or fw.window() is not self.window():
             view.setFocus(Qt.FocusReason.OtherFocusReason)
