@@ -355,6 +355,10 @@ class DiceTray(QDialog):
         elif stage in ("outcome", "rolled"):
             self.continue_button.setDefault(True)
             self.continue_button.setFocus()
+        # the button Enter presses is drawn as the tray's main one (Keep was plain although Enter keeps)
+        self.keep_button.setProperty("role", "primary" if stage == "reroll" else "")
+        self.keep_button.style().unpolish(self.keep_button)
+        self.keep_button.style().polish(self.keep_button)
 
     def prepare(
         self,
