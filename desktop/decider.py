@@ -221,37 +221,72 @@ def _trauma_blocks_help(gm: GM, name: str) -> bool:
     return False
 
 
+#: The keys of a decision (the Help menu lists them).
+CHOICE_KEYS = (
+    ("1–9", "The numbered answer"),
+    ("Tab / Shift+Tab, Space", "Go to an answer and take it"),
+    ("Esc", "Nothing: the question must be answered (the step is under way); the dialog says so"),
+)
+
+
+class DecisionDialog(QDialog):
+    """A question inside a step, one button per answer.  It has no way out but an answer: Esc and the
+    window's X leave it open and say so (closing it once silently took the first answer).  Keys pressed
+    before it showed, or held down, do not answer it (:class:`desktop.keys.DialogKeyGuard`)."""
+
+    def __init__(self, parent: QWidget | None, prompt: str, labels: list[str], rule: str = "") -> None:
+        from desktop.keys import DialogKeyGuard
+
+        super().__init__(parent)
+        self.setObjectName("choose_dialog")
+        self.setWindowTitle("A decision")
+        self.setMinimumWidth(420)
+        self.chosen: int | None = None
+        col = QVBoxLayout(self)
+        col.setContentsMargins(18, 14, 18, 14)
+        head = QLabel(escape(prompt))
+        head.setProperty("role", "heading")
+        head.setWordWrap(True)
+        col.addWidget(head)
+        if rule:
+            quote = QLabel(f"<i>{escape(rule)}</i>")
+            quote.setProperty("role", "muted")
+            quote.setWordWrap(True)
+            col.addWidget(quote)
+        self.buttons: list[QPushButton] = []
+        for i, text in enumerate(labels):
+            b = QPushButton(f"{i + 1}. {text}")
+            b.setObjectName(f"choice:{i}")
+            b.setStyleSheet("text-align: left;")
+            if i < 9:
+                b.setShortcut(str(i + 1))
+            b.clicked.connect(lambda _=False, i=i: self.pick(i))
+            col.addWidget(b)
+            self.buttons.append(b)
+        self.note = QLabel("")
+        self.note.setObjectName("choose_note")
+        self.note.setProperty("role", "danger")
+        self.note.setWordWrap(True)
+        self.note.hide()
+        col.addWidget(self.note)
+        self.setWindowModality(Qt.WindowModality.ApplicationModal)
+        self.key_guard = DialogKeyGuard(self)
+
+    def pick(self, i: int) -> None:
+        self.chosen = i
+        self.accept()
+
+    def reject(self) -> None:
+        self.note.setText("This must be answered: the step is under way and nothing has been chosen yet. "
+                          "Pick one of the answers above.")  # fmt: skip
+        self.note.show()
+        self.adjustSize()  # room for the note, not squeezed under the answers
+
+
 def choose_dialog(parent: QWidget | None, prompt: str, labels: list[str], rule: str = "") -> int:
-    """A modal question with one button per answer; the index chosen (closing it: the first)."""
-    dlg = QDialog(parent)
-    dlg.setObjectName("choose_dialog")
-    dlg.setWindowTitle("A decision")
-    dlg.setMinimumWidth(420)
-    col = QVBoxLayout(dlg)
-    col.setContentsMargins(18, 14, 18, 14)
-    head = QLabel(escape(prompt))
-    head.setProperty("role", "heading")
-    head.setWordWrap(True)
-    col.addWidget(head)
-    if rule:
-        quote = QLabel(f"<i>{escape(rule)}</i>")
-        quote.setProperty("role", "muted")
-        quote.setWordWrap(True)
-        col.addWidget(quote)
-    chosen = [0]
-    for i, text in enumerate(labels):
-        b = QPushButton(f"{i + 1}. {text}")
-        b.setObjectName(f"choice:{i}")
-        b.setStyleSheet("text-align: left;")
-        if i < 9:
-            b.setShortcut(str(i + 1))
-
-        def pick(_: bool = False, i: int = i) -> None:
-            chosen[0] = i
-            dlg.accept()
-
-        b.clicked.connect(pick)
-        col.addWidget(b)
-    dlg.setWindowModality(Qt.WindowModality.ApplicationModal)
+    """A modal question with one button per answer; the index chosen (it cannot be closed unanswered)."""
+    dlg = DecisionDialog(parent, prompt, labels, rule)
     dlg.exec()
-    return chosen[0]
+    if dlg.chosen is None:  # only when the application closes it (quitting): the step in flight is not saved
+        raise RuntimeError("the question was closed without an answer")
+    return dlg.chosen

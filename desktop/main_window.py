@@ -40,6 +40,21 @@ def about_text(version: str) -> str:
     )
 
 
+#: The window's own keys (the Help menu lists them with every screen's).
+WINDOW_KEYS = (
+    ("Ctrl+N", "New campaign"),
+    ("Ctrl+O", "Load a campaign"),
+    ("Ctrl+Enter", "Continue the last campaign (start screen)"),
+    ("Ctrl+L", "The chronicle"),
+    ("Ctrl+W", "The dungeon workshop"),
+    ("Ctrl+,", "Settings"),
+    ("?", "This list of keys"),
+    ("F1", "About Blacksalt"),
+    ("Ctrl+Q", "Quit (every step is already saved)"),
+    ("Esc", "Back from the chronicle or the settings"),
+)
+
+
 def _accepts(cls: Any, name: str) -> bool:
     try:
         params = inspect.signature(cls).parameters
@@ -106,6 +121,8 @@ class MainWindow(QMainWindow):
         game.addSeparator()
         game.addAction(self.act_quit)
         help_menu = bar.addMenu("&Help")
+        self.act_keys = self._action("&Keys…", "?", self.show_keys)
+        help_menu.addAction(self.act_keys)
         help_menu.addAction(self.act_about)
 
     # --- screens ----------------------------------------------------------------------------------------
@@ -337,6 +354,27 @@ class MainWindow(QMainWindow):
             self._show(target, self.screens[target])
         else:
             self.show_start() if self.session is None else self._show("game", self.screens["game"])
+
+    def show_keys(self) -> None:
+        """Every key of the game, screen by screen (from the screens' own tables)."""
+        from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
+
+        from desktop.keys import key_help_html
+
+        dlg = QDialog(self)
+        dlg.setObjectName("keys_dialog")
+        dlg.setWindowTitle("Keys")
+        dlg.resize(620, 640)
+        col = QVBoxLayout(dlg)
+        text = QTextBrowser(dlg)
+        text.setObjectName("keys_text")
+        text.setHtml(key_help_html())
+        col.addWidget(text, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dlg)
+        buttons.rejected.connect(dlg.reject)
+        col.addWidget(buttons)
+        self.keys_dialog = dlg
+        dlg.open()
 
     def show_about(self) -> None:
         from desktop.app import version

@@ -36,6 +36,8 @@ SCREENS = (
     "shop",
     "expedition",
     "dice-tray",
+    "dice-tray-esc",
+    "decision",
     "inventory",
     "combat",
     "camp",
@@ -43,6 +45,7 @@ SCREENS = (
     "chronicle",
     "settings",
     "about",
+    "keys",
 )
 
 
@@ -199,6 +202,9 @@ class Shooter:
         win.show_about()
         self.shoot_over("about", win.about_box)
         win.about_box.close()
+        win.show_keys()
+        self.shoot_over("keys", win.keys_dialog)
+        win.keys_dialog.close()
         win.close()
         self.settle()
         self.log(f"{len(self.written)} screenshots in {time.perf_counter() - t0:.1f} s")
@@ -262,11 +268,32 @@ class Shooter:
         tray.play(spec, Random(self.seed), title=f"{m.name} tests {attr.value}: leap the flooded gap")
         tray.show()
         self.settle()
+        tray.reject()  # Esc before the roll: the tray asks, it never rolls unasked
+        if tray.question is not None:
+            self.shoot_over("dice-tray-esc", tray.question)
+            tray.question.reject()
+        else:
+            self.missed.append("dice-tray-esc")
+        self.settle()
         tray.roll_button.click()
         self.settle()
         self.shoot_over("dice-tray", tray)
-        tray.close()
+        self.shoot_decision()
+        tray.hide()
         tray.deleteLater()
+
+    def shoot_decision(self) -> None:
+        """A decision inside a step, after the player tried to close it with its X."""
+        from desktop.decider import DecisionDialog
+
+        dlg = DecisionDialog(self.window, "Noll: which affliction takes hold?", ["angry", "terrified", "sleepy"],
+                             "“Roll on the affliction table, or choose when the text says so.”")  # fmt: skip
+        dlg.show()
+        self.settle()
+        dlg.close()  # the X: the dialog stays and says why
+        self.shoot_over("decision", dlg)
+        dlg.pick(0)
+        dlg.deleteLater()
 
     def shoot_modal(self, name: str, opener: Callable[[], Any]) -> None:
         """A dialog opened with exec(): photographed and closed from inside its own event loop."""

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from desktop.screens.combat import paint_die
@@ -173,6 +173,7 @@ class CampView(QWidget):
         right.addWidget(party)
         right.addStretch(1)
         root.addLayout(right, 2)
+        self._bind_keys()
 
     # --- refreshing --------------------------------------------------------------------------------------------
 
@@ -311,19 +312,28 @@ class CampView(QWidget):
                 self.act.emit(a)
                 return
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        key = event.key()
-        if Qt.Key.Key_1 <= key <= Qt.Key.Key_9:
-            self.list.trigger(key - Qt.Key.Key_0)
-        elif key in (Qt.Key.Key_S, Qt.Key.Key_B):
-            kind = "settle" if key == Qt.Key.Key_S else "break"
-            a = next((a for a in self._actions if a.kind == kind and a.available), None)
-            if a is not None:
-                self.act.emit(a)
-        else:
-            super().keyPressEvent(event)
-            return
-        event.accept()
+    #: The keys of the camp (the Help menu lists them).
+    KEYS = (
+        ("1–9", "The numbered setup choice or camp action"),
+        ("S", "Settle in (once the setup is chosen)"),
+        ("B", "Break camp (rolls the ambush dice)"),
+    )
+
+    def _bind_keys(self) -> None:
+        from desktop.keys import bind, bind_numbers
+
+        bind_numbers(self, self.trigger_number)
+        bind(self, "S", lambda: self._take("settle"))
+        bind(self, "B", lambda: self._take("break"))
+
+    def _take(self, kind: str) -> None:
+        a = next((a for a in self._actions if a.kind == kind and a.available), None)
+        if a is not None:
+            self.act.emit(a)
+
+    def trigger_number(self, n: int) -> bool:
+        """The number key ``n``: the numbered choice of the list."""
+        return self.list.trigger(n)
 
 
 def _sixes(n: int) -> str:

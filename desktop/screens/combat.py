@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -431,6 +432,7 @@ class CombatView(QWidget):
         bar.addWidget(self.end_button, 1)
         col.addLayout(bar)
         root.addWidget(side)
+        self._bind_keys()
 
     # --- refreshing ------------------------------------------------------------------------------------------
 
@@ -536,6 +538,9 @@ class CombatView(QWidget):
             cs = self.session.campaign.combat
             if cs is not None:
                 self._render(cs)
+            fw = QApplication.focusWidget()
+            if self.isVisible() and (fw is None or not fw.isVisible()):
+                self.setFocus(Qt.FocusReason.OtherFocusReason)  # the focused button was rebuilt: Tab on
 
     def _bar(self, kind: str) -> None:
         a = next((a for a in self._actions if a.who == self._acting and a.kind == kind and a.available), None)
@@ -557,44 +562,67 @@ class CombatView(QWidget):
         ok = [a for a in self._actions if a.who == self._acting and a.kind == "attack" and a.available]
         return nearest(cs, self._acting, ok)
 
+    #: The keys of a fight (bound in :meth:`_bind_keys`; the Help menu lists them).
+    KEYS = (
+        ("1–9", "The numbered action of the adventurer acting"),
+        ("A", "Attack the nearest enemy in reach"),
+        ("D", "Defend"),
+        ("O", "Dodge"),
+        ("R", "Recover or catch your breath"),
+        ("E", "End this adventurer's turn"),
+        ("F", "Flee"),
+        ("Tab / Shift+Tab", "The next / previous adventurer who can act"),
+        ("Arrows", "Move the cursor on the grid"),
+        ("Enter / Space", "Take what stands under the cursor (a move, an attack)"),
+    )
+
+    def _bind_keys(self) -> None:
+        from desktop.keys import bind, bind_numbers
+
+        bind_numbers(self, self.trigger_number)
+        bind(self, "A", lambda: self._key(self.attack_nearest()))
+        bind(self, "D", lambda: self._key(self._first("defend")))
+        bind(self, "O", lambda: self._key(self._first("dodge")))
+        bind(self, "R", lambda: self._key(self._first("recover", "breath")))
+        bind(self, "E", lambda: self._key(self._first("end")))
+        bind(self, "F", lambda: self._key(self._first("flee")))
+
+    def _key(self, chosen: Action | None) -> None:
+        if chosen is not None:
+            self.act.emit(chosen)
+
+    def trigger_number(self, n: int) -> bool:
+        """The number key ``n``: the acting adventurer's numbered action."""
+        return self.list.trigger(n)
+
+    def next_adventurer(self, step: int = 1) -> bool:
+        """Tab: show the actions of the next adventurer who can act (False when no one else can)."""
+        whos = list(dict.fromkeys(a.who for a in self._actions if a.available and a.who))
+        if len(whos) < 2 or self._acting not in whos:
+            return False
+        self._pick(whos[(whos.index(self._acting) + step) % len(whos)])
+        return True
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        # Tab from anywhere in the view (its buttons pass it up to here) picks the next adventurer
+        if self.next_adventurer(1 if next else -1):
+            return True
+        return super().focusNextPrevChild(next)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
         cs = self.session.campaign.combat
-        chosen: Action | None = None
-        if key == Qt.Key.Key_A:
-            chosen = self.attack_nearest()
-        elif key == Qt.Key.Key_D:
-            chosen = self._first("defend")
-        elif key == Qt.Key.Key_O:
-            chosen = self._first("dodge")
-        elif key == Qt.Key.Key_R:
-            chosen = self._first("recover", "breath")
-        elif key == Qt.Key.Key_E:
-            chosen = self._first("end")
-        elif key == Qt.Key.Key_F:
-            chosen = self._first("flee")
-        elif key == Qt.Key.Key_Tab:
-            whos = list(dict.fromkeys(a.who for a in self._actions if a.available and a.who))
-            if len(whos) > 1 and self._acting in whos:
-                self._pick(whos[(whos.index(self._acting) + 1) % len(whos)])
+        if event.isAutoRepeat() and key not in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down):
             event.accept()
             return
-        elif Qt.Key.Key_1 <= key <= Qt.Key.Key_9:
-            self.list.trigger(key - Qt.Key.Key_0)
-            event.accept()
-            return
-        elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down) and cs is not None:
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down) and cs is not None:
             self._move_cursor(cs, key)
-            event.accept()
-            return
         elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and self._cursor is not None:
-            chosen = self.grid.action_at(self._cursor)
+            self._key(self.grid.action_at(self._cursor))
         else:
             super().keyPressEvent(event)
             return
         event.accept()
-        if chosen is not None:
-            self.act.emit(chosen)
 
     def _move_cursor(self, cs: CombatState, key: int) -> None:
         if self._cursor is None:

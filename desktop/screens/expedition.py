@@ -243,6 +243,9 @@ class ExplorationView(QWidget):
         split.setSizes([520, 440])
         split.setChildrenCollapsible(False)
         col.addWidget(split, 1)
+        from desktop.keys import bind_numbers
+
+        bind_numbers(self, self.trigger_number)
 
     # --- refreshing ------------------------------------------------------------------------------------------
 
@@ -366,12 +369,14 @@ class ExplorationView(QWidget):
 
     def zoom_to_party(self) -> None:
         """A new level: close enough to read the rooms around the party (about 18 tiles across)."""
-        set_zoom = getattr(self.map, "set_zoom", None)
-        lay = self.map_layout()
-        if set_zoom is not None and lay is not None:
-            span = 18 * float(lay.t)
-            set_zoom(max(0.2, min(1.6, min(self.map.width(), self.map.height()) / span)))
-        self.centre_map()
+        follow = getattr(self.map, "follow_tile", None)
+        exp = self.session.campaign.expedition
+        if follow is not None and exp is not None:
+            # kept by the map through resizes: the view may not have its size yet (a campaign continued in a
+            # dungeon is drawn before the window lays it out), and the player may resize the window
+            follow(self.session.gm.room().centre, 18, 0.2, 1.6)
+        else:
+            self.centre_map()
 
     def paint_overlay(self, painter: QPainter, layout: Any) -> None:
         """The party's marker in its room, and a red mark on rooms with enemies still standing."""
@@ -418,6 +423,12 @@ class ExplorationView(QWidget):
         centre_on = getattr(self.map, "center_on_tile", None)
         if centre_on is not None:
             centre_on(self.session.gm.room().centre)
+
+    #: The keys of exploring (the map's own keys work when it has the focus; the Help menu lists them).
+    KEYS = (
+        ("1–9", "The numbered action (moves, doors, searching, camp, leaving)"),
+        ("M", "Centre the map on the party"),
+    )
 
     def trigger_number(self, n: int) -> bool:
         return self.actions_list.trigger(n)

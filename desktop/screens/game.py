@@ -13,7 +13,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -66,6 +66,9 @@ class GenericView(QWidget):
         self.actions_list.setObjectName("generic_actions")
         self.actions_list.chosen.connect(self.act.emit)
         col.addWidget(self.actions_list, 1)
+        from desktop.keys import bind_numbers
+
+        bind_numbers(self, self.trigger_number)
 
     def refresh(self, events: list[Event]) -> None:
         self.actions_list.set_actions(self.session.actions())
@@ -271,13 +274,22 @@ class GameScreen(QWidget):
         row.addWidget(self.menu_button)
         return bar
 
+    #: The keys of the game screen in every phase (the phase views add their own).
+    KEYS = (
+        ("1–9", "Take the numbered action"),
+        ("I", "The party's inventory"),
+        ("L", "Read the log (arrow keys scroll it)"),
+        ("M", "Centre the map on the party"),
+        ("Ctrl+G", "Let the GM play one step"),
+    )
+
     def _shortcuts(self) -> None:
-        for n in range(1, 10):
-            sc = QShortcut(QKeySequence(str(n)), self)
-            sc.activated.connect(lambda n=n: self.trigger_number(n))
-        QShortcut(QKeySequence("I"), self).activated.connect(self.show_inventory)
-        QShortcut(QKeySequence("L"), self).activated.connect(self.focus_log)
-        QShortcut(QKeySequence("M"), self).activated.connect(self.centre_map)
+        from desktop.keys import bind
+
+        # the number keys belong to each phase view (desktop.keys.bind_numbers): only the one shown listens
+        bind(self, "I", self.show_inventory)
+        bind(self, "L", self.focus_log)
+        bind(self, "M", self.centre_map)
 
     def refresh_top(self) -> None:
         c = self.session.campaign
@@ -317,12 +329,20 @@ class GameScreen(QWidget):
             QMessageBox.critical(self, "Something went wrong", f"The step could not be completed:\n\n{exc}")
             self.refresh([])
             return []
-        self._busy = False
-        self._finish_decider()
-        self.log.append_events(events)
-        self.refresh(events)
+        try:
+            self._finish_decider()
+            self.log.append_events(events)
+            self.refresh(events)
+            self._drop_input_of_the_step()
+        finally:
+            self._busy = False
         self.stepped.emit(events)
         return events
+
+    def _drop_input_of_the_step(self) -> None:
+        """Keys and clicks that came while the step ran were meant for the screen as it was before: they are
+        delivered now, while the screen is still busy, so they do nothing (a key pressed once acts once)."""
+        QApplication.processEvents()
 
     def autoplay(self) -> list[Event]:
         """The GM chooses and plays the next action (its own decider answers every question)."""
@@ -344,11 +364,15 @@ class GameScreen(QWidget):
         finally:
             QApplication.restoreOverrideCursor()
             gm.decider = before
-            self._busy = False
         if error is not None:
+            self._busy = False
             QMessageBox.critical(self, "The GM stumbles", str(error))
-        self.log.append_events(events)
-        self.refresh(events)
+        try:
+            self.log.append_events(events)
+            self.refresh(events)
+            self._drop_input_of_the_step()
+        finally:
+            self._busy = False
         self.stepped.emit(events)
         return events
 
@@ -371,6 +395,20 @@ class GameScreen(QWidget):
         if refresh is not None:
             refresh(events)
         self.autoplay_action.setEnabled(phase is not Phase.OVER)
+        self._keep_focus(view)
+
+    def _keep_focus(self, view: QWidget) -> None:
+        """The keys that need the focus (arrows, Enter) go to the phase view when the focus was lost: the
+        button clicked was rebuilt by the refresh, or the view that had it was swapped out."""
+        if not self.isVisible():
+            return
+        if QApplication.activeWindow() is None:
+            # a dialog of the step (the dice tray, a decision) closed and nothing took the window back (seen
+            # under X without a window manager): the screen's shortcuts only work in the active window
+            self.window().activateWindow()
+        fw = QApplication.focusWidget()
+        if fw is None or not fw.isVisible() or fw.window() is not self.window():
+            view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def trigger_number(self, n: int) -> bool:
         view = self.current_view()

@@ -218,6 +218,14 @@ class InterludeView(QWidget):
         b.setObjectName(f"action:{action.id}")
         self.buttons[action.id] = b
 
+    #: The keys of the town (the Help menu lists them); the buttons are reached with Tab and pressed with Space.
+    KEYS = (
+        ("Ctrl+1–5", "The tabs: " + ", ".join(TABS)),
+        ("Tab / Shift+Tab, Space", "Go from button to button, press the one with the focus"),
+        ("Ctrl+Enter", "Begin the interlude, or end the day with the actions chosen"),
+        ("Esc", "Leave the market"),
+    )
+
     def _shortcuts(self) -> None:
         for i in range(len(TABS)):
             QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self).activated.connect(lambda i=i: self.tabs.setCurrentIndex(i))

@@ -15,7 +15,7 @@ from random import Random
 from typing import Any
 
 from PySide6.QtCore import QEventLoop, QPointF, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QAbstractButton,
     QCheckBox,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -214,6 +215,15 @@ class DiceTray(QDialog):
     decided = Signal(object)  # the options dict, a die index (-1 helper) or None (stop), or None (continue)
     die_clicked = Signal(int)
 
+    #: The tray's keys (the Help menu lists them).  Keys pressed just before the tray opened are not taken.
+    KEYS = (
+        ("Enter", "Roll the dice; keep these dice; continue"),
+        ("1–9", "Reroll that die (the dice are counted from the left)"),
+        ("K", "Keep these dice"),
+        ("Tab, Space", "Go to an option or a die, and tick or reroll it"),
+        ("Esc", "Asks before rolling or keeping the dice (a test under way cannot be called off); closes the outcome"),
+    )
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("dice_tray")
@@ -309,7 +319,7 @@ class DiceTray(QDialog):
         self.roll_button = QPushButton("Roll the dice")
         self.roll_button.setObjectName("roll")
         self.roll_button.setProperty("role", "primary")
-        self.roll_button.setShortcut("Return")
+        # Enter rolls as the tray's default button (a "Return" shortcut as well would be a second path)
         self.roll_button.clicked.connect(self._roll_clicked)
         self.keep_button = QPushButton("Keep these dice")
         self.keep_button.setObjectName("keep")
@@ -323,6 +333,10 @@ class DiceTray(QDialog):
             buttons.addWidget(b)
         col.addLayout(buttons)
         self._set_stage("idle")
+        from desktop.keys import DialogKeyGuard
+
+        self.key_guard = DialogKeyGuard(self)
+        self.question: QMessageBox | None = None  # the question Esc asks, while it is open
 
     # --- stages --------------------------------------------------------------------------------------------
 
@@ -335,9 +349,16 @@ class DiceTray(QDialog):
         if stage == "before":
             self.roll_button.setDefault(True)
             self.roll_button.setFocus()
+        elif stage == "reroll":
+            self.keep_button.setDefault(True)
+            self.keep_button.setFocus()
         elif stage in ("outcome", "rolled"):
             self.continue_button.setDefault(True)
             self.continue_button.setFocus()
+        # the button Enter presses is drawn as the tray's main one (Keep was plain although Enter keeps)
+        self.keep_button.setProperty("role", "primary" if stage == "reroll" else "")
+        self.keep_button.style().unpolish(self.keep_button)
+        self.keep_button.style().polish(self.keep_button)
 
     def prepare(
         self,
@@ -538,6 +559,51 @@ class DiceTray(QDialog):
         self._decide(None)
         if self._live_rng is not None or self._waiting is None:
             self.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if self.stage == "reroll" and Qt.Key.Key_1 <= key <= Qt.Key.Key_9 and not event.modifiers():
+            n = key - Qt.Key.Key_1
+            if n < len(self.dice) and self.dice[n].isEnabled():
+                self._die_clicked(self.dice[n].index)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def reject(self) -> None:
+        """Esc or the window's X: the test is part of a step under way, so it is never silently rolled or
+        kept; before the roll and between rerolls the tray asks, once the dice are down it continues."""
+        if self.stage == "before":
+            self._ask("Roll the dice?", "This test is part of the action under way: it cannot be called off now. "
+                      "Roll the dice with the options chosen?", "Roll the dice", self._roll_clicked)  # fmt: skip
+        elif self.stage == "reroll":
+            self._ask("Keep these dice?", "Stop rerolling and keep the dice as they are?", "Keep these dice",
+                      self._keep_clicked)  # fmt: skip
+        elif self.stage in ("outcome", "rolled"):
+            self._continue_clicked()
+        else:
+            super().reject()
+
+    def _ask(self, title: str, text: str, yes: str, then: Callable[[], None]) -> None:
+        """Ask (over the tray, which stays as it is) and call ``then`` if the answer is ``yes``."""
+        if self.question is not None:
+            return
+        box = QMessageBox(QMessageBox.Icon.Question, title, text, QMessageBox.StandardButton.NoButton, self)
+        box.setObjectName("tray_question")
+        ok = box.addButton(yes, QMessageBox.ButtonRole.AcceptRole)
+        back = box.addButton("Back to the tray", QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(back)
+        box.setEscapeButton(back)
+        self.question = box
+
+        def answered() -> None:
+            self.question = None
+            box.deleteLater()
+            if box.clickedButton() is ok:
+                then()
+
+        box.finished.connect(answered)
+        box.open()
 
     def wait(self) -> Any:
         """Run until the player decides (or closes the tray: no options, no more rerolls); the decision."""

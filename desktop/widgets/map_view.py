@@ -54,6 +54,13 @@ class MapView(QWidget):
     tile_clicked = Signal(int, int)
     view_changed = Signal()
 
+    #: The map's keys, when it has the focus (click it, or Tab to it); the Help menu lists them.
+    KEYS = (
+        ("+ / −", "Zoom in / out"),
+        ("Arrows", "Pan the map"),
+        ("F or 0", "Fit the whole map"),
+    )
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -70,6 +77,9 @@ class MapView(QWidget):
         self._zoom = 1.0
         self._offset = QPointF(0, 0)  # widget position of layout (0, 0)
         self._auto_fit = True  # fit on resize until the user zooms or pans
+        # (tile, tiles across, min zoom, max zoom): keep that tile in the middle at that scale, through resizes,
+        # until the user zooms or pans; asked before the view has its size, it is applied once it has one
+        self._follow: tuple[tuple[int, int], float, float, float] | None = None
         self._press: QPointF | None = None
         self._placeholder = "No map yet"
         self._press_offset = QPointF(0, 0)
@@ -105,7 +115,10 @@ class MapView(QWidget):
         self._detail, self._detail_key = None, ()
         if not same_place:
             self._auto_fit = True
-        if self._auto_fit:
+            self._follow = None
+        if self._follow is not None:
+            self._apply_follow()
+        elif self._auto_fit:
             self._fit_now()
         self._refresh_cache()
         self.update()
@@ -137,6 +150,7 @@ class MapView(QWidget):
     def fit(self) -> None:
         """Zoom and centre so the whole map shows."""
         self._auto_fit = True
+        self._follow = None
         self._fit_now()
         self._schedule_sharpen()
         self.update()
@@ -147,12 +161,42 @@ class MapView(QWidget):
         if self._layout is None:
             return
         self._auto_fit = False
+        if self._follow is not None:
+            self._follow = (tile, *self._follow[1:])
         c = self._layout.centre(tile)
         self._offset = QPointF(self.width() / 2 - c.x() * self._zoom, self.height() / 2 - c.y() * self._zoom)
         self._clamp()
         self._schedule_sharpen()
         self.update()
         self.view_changed.emit()
+
+    def follow_tile(self, tile: tuple[int, int], across: float, lo: float = MIN_ZOOM, hi: float = MAX_ZOOM) -> None:
+        """Centre ``tile`` at a zoom that shows about ``across`` tiles over the view's shorter side (between
+        ``lo`` and ``hi``), and keep it so when the view is resized (or first laid out: a view made before
+        the window is shown has no size yet) until the player zooms, pans or fits."""
+        if self._layout is None:
+            return
+        self._follow = (tile, across, lo, hi)
+        self._apply_follow()
+        self._schedule_sharpen()
+        self.update()
+        self.view_changed.emit()
+
+    def following(self) -> tuple[int, int] | None:
+        """The tile the view keeps in its middle, or None once the player moved the view."""
+        return self._follow[0] if self._follow is not None else None
+
+    def _apply_follow(self) -> None:
+        lay = self._layout
+        if lay is None or self._follow is None:
+            return
+        tile, across, lo, hi = self._follow
+        self._auto_fit = False
+        span = across * float(lay.t)
+        self._zoom = max(self._min_zoom(), lo, min(hi, MAX_ZOOM, min(self.width(), self.height()) / span))
+        c = lay.centre(tile)
+        self._offset = QPointF(self.width() / 2 - c.x() * self._zoom, self.height() / 2 - c.y() * self._zoom)
+        self._clamp()
 
     def zoom(self) -> float:
         """Screen pixels per layout pixel."""
@@ -171,6 +215,7 @@ class MapView(QWidget):
         self._zoom = zoom
         self._offset = QPointF(at.x() - lx * zoom, at.y() - ly * zoom)
         self._auto_fit = False
+        self._follow = None
         self._clamp()
         self._schedule_sharpen()
         self.update()
@@ -186,6 +231,7 @@ class MapView(QWidget):
         """Move the map by ``dx, dy`` widget pixels."""
         self._offset = QPointF(self._offset.x() + dx, self._offset.y() + dy)
         self._auto_fit = False
+        self._follow = None
         self._clamp()
         self._schedule_sharpen()
         self.update()
@@ -391,7 +437,10 @@ class MapView(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        if self._auto_fit:
+        if self._follow is not None:
+            self._apply_follow()
+            self._schedule_sharpen()
+        elif self._auto_fit:
             self._fit_now()
             self._schedule_sharpen()
         else:
@@ -425,6 +474,7 @@ class MapView(QWidget):
         if self._dragging:
             self._offset = self._press_offset + d
             self._auto_fit = False
+            self._follow = None
             self._clamp()
             self.update()
         event.accept()
