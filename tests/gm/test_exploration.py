@@ -299,7 +299,8 @@ def test_the_final_fight_brings_the_master_from_its_lair() -> None:
     from rules.gm.site import SiteDoomStep
 
     gm = lair_game()
-    exploration.fire_doom(gm, SiteDoomStep(2, "final_fight", "It comes.", monsters=(("Bugbear", 1), ("Freshly Risen Corpse", 2))))
+    step = SiteDoomStep(2, "final_fight", "It comes.", monsters=(("Bugbear", 1), ("Freshly Risen Corpse", 2)))
+    exploration.fire_doom(gm, step)
     cs = gm.c.combat
     assert cs is not None and sorted(f.monster for f in cs.foes).count("Bugbear") == 1
     assert gm.room_state(4).monsters[0].count == 0
