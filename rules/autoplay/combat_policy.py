@@ -49,6 +49,34 @@ def _attr_left(who: Member, arm: Arm) -> int:
     return max(ch.available(a, in_combat=True) for a in arm.attack.attributes)
 
 
+HEALING_PRAYER = "Cure Light Wounds"
+
+
+def _healing_prayer(gm: GM, mine: list[Action]) -> Action | None:
+    """A cleric prays for Cure Light Wounds on whoever needs it most: the dying first, then the bleeding and the
+    badly hurt (two wounds or more).  Not on the hungry (their wounds do not heal), and the desperate plea only
+    for the dying."""
+    best: tuple[int, Action] | None = None
+    for a in mine:
+        if a.kind != "pray" or a.param("prayer") != HEALING_PRAYER or not a.target:
+            continue
+        m = core.member(gm, a.target)
+        if m is None or "hungry" in m.adv.character.afflictions:
+            continue
+        ch = m.adv.character
+        wounds = sum(ch.attrs[x].wounds for x in ATTRS)
+        dying = ch.condition is Condition.MORTALLY_WOUNDED
+        bleeding = "bleeding" in ch.afflictions
+        if a.param("plea") and not dying:
+            continue
+        if not (dying or bleeding or wounds >= 2):
+            continue
+        need = 10 * dying + 3 * bleeding + wounds
+        if best is None or need > best[0]:
+            best = (need, a)
+    return best[1] if best is not None else None
+
+
 def suggest(gm: GM, actions: list[Action]) -> Action:
     cs = gm.c.combat
     usable = [a for a in actions if a.available]
@@ -79,6 +107,9 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
         a = first(kind)
         if a is not None:
             return a
+    a = _healing_prayer(gm, mine)
+    if a is not None:
+        return a
     if f.grabbed_by is not None:
         a = first("break_free")
         if a is not None:

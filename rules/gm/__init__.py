@@ -24,7 +24,8 @@ beside exploration     ``camp`` (setup, camp actions, the ambush), ``freeform`` 
                        adventurers)
 encounters             ``encounters``: attitudes, parley, bribes, wanderers
 combat                 ``combat`` (entry points) > ``combat_actions`` (the adventurers' actions) >
-                       ``combat_flow`` (setup, the turn loop, the end) > ``combat_foes`` (enemy
+                       ``powers`` (what spells and prayers do, keyed by name, in and out of a
+                       fight) > ``combat_flow`` (setup, the turn loop, the end) > ``combat_foes`` (enemy
                        sheets, damage to enemies, their AI) > ``combat_core`` (fighters, harm,
                        stun) > ``combat_gear`` (weapons and shields) | ``combat_grid`` (tiles)
 services               ``services``: :class:`~rules.gm.services.GM` — tests, fatigue, harm,

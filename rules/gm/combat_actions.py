@@ -21,7 +21,7 @@ from rules.checks import RuleError, Side, TestRoll
 from rules.content.schema_creation import Manoeuvre
 from rules.dice import d
 from rules.gm import combat_core as core
-from rules.gm import combat_flow
+from rules.gm import combat_flow, powers
 from rules.gm import combat_grid as grid
 from rules.gm.combat_foes import hurt_foe
 from rules.gm.combat_gear import (
@@ -37,10 +37,10 @@ from rules.gm.combat_gear import (
 )
 from rules.gm.combat_state import CombatState, Dropped, Fighter, Foe
 from rules.gm.events import Action, Cost
-from rules.gm.gear import give, stabilisers, use_up, why_not_give
+from rules.gm.gear import carries, give, stabilisers, use_up, why_not_give
 from rules.gm.table import ActionTable
 from rules.inventory import HANDS
-from rules.magic import SpellOutcome, cast_spell
+from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, invoke_prayer
 from rules.notation import Attack, Effect, Modifier, parse_attack
 
 if TYPE_CHECKING:
@@ -427,11 +427,43 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
                 reason = "Already in effect for this combat."
             out.append(_act(f"cast:{f.id}:{spell}", "cast", f"{who.name}: cast {spell}", f, cost, reason=reason,
                             params=(("spell", spell),), rule=rule))  # fmt: skip
+    out += _prayer_actions(gm, cs, f, who)
+    return out
+
+
+def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """Invoke a prayer (1 action unless its text says more): the PRE test first; answered, its effect lands on
+    the chosen ally (or the cleric) within its reach (:mod:`rules.gm.powers`)."""
+    out: list[Action] = []
     prayers = who.adv.prayers
-    if prayers is not None:
-        for prayer in prayers.memorised:
-            out.append(_act(f"pray:{f.id}:{prayer}", "pray", f"{who.name}: pray ({prayer})", f,
-                            reason="Not yet automated.", params=(("prayer", prayer),)))  # fmt: skip
+    if prayers is None:
+        return out
+    ch = who.adv.character
+    for prayer in prayers.memorised:
+        entry = next((p for p in gm.content.magic.prayers if p.name == prayer), None)
+        cost = entry.actions if entry is not None else 1
+        rule = f"{prayer}: {entry.text}" if entry is not None else prayer
+        power = powers.handler("prayer", prayer)
+        if power is None or power.fight is None:
+            out.append(_act(f"pray:{f.id}:{prayer}", "pray", f"{who.name}: pray ({prayer})", f, cost,
+                            reason="Not yet automated.", params=(("prayer", prayer),), rule=rule))  # fmt: skip
+            continue
+        exhausted = prayer in prayers.exhausted
+        plea = exhausted and not prayers.plea_used
+        why: str | None = None
+        if not ch.has_trait("Divine mandate"):
+            why = "Needs the Divine mandate trait."
+        elif not carries(who, gm.content, "holy_symbol"):
+            why = "No holy symbol: the prayer won't work."
+        elif prayers.angered:
+            why = "The god is angered: no prayer is answered until a sacrifice."
+        elif exhausted and not plea:
+            why = "Exhausted until a rest (the desperate plea of this expedition is spent)."
+        for g, m in powers.fight_targets(gm, cs, f, power):
+            whom = "themself" if g is f else m.name
+            label = f"{who.name}: pray for {prayer} on {whom}" + (" (desperate plea)" if exhausted and plea else "")
+            out.append(_act(f"pray:{f.id}:{prayer}:{g.id}", "pray", label, f, cost, target=g.id, reason=why,
+                            params=(("prayer", prayer), ("plea", exhausted)), rule=rule))  # fmt: skip
     return out
 
 
@@ -634,6 +666,12 @@ def _manoeuvre_action(t: Turn, action: Action) -> None:
 @TABLE.applies("cast")
 def _cast_action(t: Turn, action: Action) -> None:
     _cast(t.gm, t.cs, t.f, t.who, str(action.param("spell")))
+
+
+@TABLE.applies("pray")
+def _pray_action(t: Turn, action: Action) -> None:
+    _pray(t.gm, t.cs, t.f, t.who, str(action.param("prayer")), t.cs.fighter(action.target or ""),
+          plea=bool(action.param("plea")))  # fmt: skip
 
 
 @TABLE.applies("feint")
@@ -1155,6 +1193,37 @@ def _intimidate(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
         if _test(gm, cs, f, who, Attr.PRE, f"intimidating {core.label(foe)}").verdict.success:
             hurt_foe(gm, cs, foe, atk.damage, f"{who.name}'s intimidation", effects=frozenset({Effect.NON_LETHAL}),
                           attacker=f, pre=True)  # fmt: skip
+
+
+def _pray(gm: GM, cs: CombatState, f: Fighter, who: Member, prayer: str, target: Fighter, *, plea: bool) -> None:
+    """Invoke a prayer in a fight: the PRE test first (failure: ignored; critical failure: the god is angered;
+    great success: a miracle too), then its effect on ``target``."""
+    prayers = who.adv.prayers
+    power = powers.handler("prayer", prayer)
+    if prayers is None or power is None or power.fight is None:
+        raise RuleError(f"{who.name} cannot pray for {prayer} here")
+    res = invoke_prayer(
+        prayers,
+        prayer,
+        who.adv.character.test_spec(Attr.PRE, in_combat=True),
+        gm.rng,
+        gm.content.magic.miracles,
+        has_holy_symbol=carries(who, gm.content, "holy_symbol"),
+        desperate_plea=plea,
+        player=gm.rerolls_of(who),
+    )
+    if res.test.verdict.fatigue:
+        gm.fatigue(who, f"praying for {prayer}", Attr.PRE)
+    if res.outcome in (PrayerOutcome.IGNORED, PrayerOutcome.ANGERED):
+        text = "The god does not answer." if res.outcome is PrayerOutcome.IGNORED else "The god is angered!"
+        gm.emit("prayer", f"{who.name} prays for {prayer}. {text}", who=who.id, outcome=res.outcome.value)
+        return
+    gm.emit("prayer", f"{who.name}'s prayer for {prayer} is answered.", who=who.id, prayer=prayer,
+            outcome=res.outcome.value)  # fmt: skip
+    power.fight(gm, cs, f, who, target)
+    if res.miracle is not None:
+        gm.emit("miracle", f"A miracle! {res.miracle.text}", who=who.id, roll=res.miracle_roll)
+        powers.miracle(gm, who, res.miracle.special or "", res.miracle)
 
 
 def _cast(gm: GM, cs: CombatState, f: Fighter, who: Member, spell: str) -> None:

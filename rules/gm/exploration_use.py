@@ -4,14 +4,14 @@
   go to the adventurer who needs them most (bandages to the bleeding, a tonic
   to the wounded); usage dice are rolled, counted items spent.
 * Cast a spell (1 turn): the spell takes effect, then the INT test
-  (:func:`rules.magic.cast_spell`); the Light spell lights the way for a decay.
+  (:func:`rules.magic.cast_spell`); the effect is the power's handler
+  (:mod:`rules.gm.powers`).
 * Invoke a prayer (1 turn): the PRE test first (:func:`rules.magic.invoke_prayer`);
-  the basic prayers' effects are played (Cure Light Wounds, Light, Create food
-  and water), and a miracle on a great success.
+  the answered prayer's handler plays its effect, and a miracle on a great success.
 * Concentrate (1 turn, the later chapter): refresh a forgotten spell.
 
-Other spells and prayers resolve as their text says, for the player to use:
-the engine announces them but cannot judge a freeform effect.
+Spells and prayers with no handler in :mod:`rules.gm.powers` are announced with
+their text and change nothing yet: ``powers.unplayed`` names them (issue #13).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from rules.attributes import ATTRS, Attr
 from rules.checks import RuleError
-from rules.dice import DiceExpr
+from rules.gm import powers
 from rules.gm.events import Action, Cost
 from rules.gm.gear import carries, use_up
 from rules.gm.state import Member
@@ -30,9 +30,6 @@ from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, concentrate, in
 if TYPE_CHECKING:
     from rules.content.schema_equipment import Item
     from rules.gm.services import GM
-
-LIGHT_SPELL = "Light"
-
 
 def _item(gm: GM, name: str) -> Item | None:
     return next((i for i in gm.content.items.items if i.name.lower() == name.lower()), None)
@@ -186,8 +183,9 @@ def cast(gm: GM, action: Action) -> None:
     entry = next((s for s in gm.content.magic.spells if s.name == spell), None)
     text = entry.text if entry else ""
     gm.emit("spell", f"{m.name} casts {spell}: {text}", who=m.id, spell=spell)
-    if spell == LIGHT_SPELL:
-        _magic_light(gm, m, spell)
+    power = powers.handler("spell", spell)
+    if power is not None and power.outside is not None:
+        power.outside(gm, m)  # "the spell always works": its effect comes before the test
 
     res = cast_spell(
         book,
@@ -256,63 +254,9 @@ def pray(gm: GM, action: Action) -> None:
         return
     entry = next((p for p in gm.content.magic.prayers if p.name == name), None)
     gm.emit("prayer", f"{m.name}'s prayer is answered: {entry.text if entry else name}", who=m.id)
-    _prayer_effect(gm, m, name)
+    power = powers.handler("prayer", name)
+    if power is not None and power.outside is not None:
+        power.outside(gm, m)
     if res.miracle is not None:
         gm.emit("miracle", f"A miracle! {res.miracle.text}", who=m.id, roll=res.miracle_roll)
-        _miracle(gm, m, res.miracle.special or "", res.miracle)
-
-
-def _most_wounded(gm: GM) -> Member | None:
-    hurt = [m for m in gm.alive() if any(m.adv.character.attrs[a].wounds for a in ATTRS)]
-    return max(hurt, key=lambda m: sum(m.adv.character.attrs[a].wounds for a in ATTRS)) if hurt else None
-
-
-def _heal(gm: GM, target: Member, n: int, reason: str) -> None:
-    ch = target.adv.character
-    healed = 0
-    for _ in range(n):
-        wounded = [a.value for a in ATTRS if ch.attrs[a].wounds]
-        if not wounded:
-            break
-        healed += ch.heal_wounds(Attr(gm.decider.choose(gm, target, "heal a wound", wounded)), 1)
-    gm.emit("heal", f"{target.name} heals {healed} wound(s) ({reason}).", who=target.id, healed=healed)
-
-
-def _prayer_effect(gm: GM, m: Member, name: str) -> None:
-    if name == "Cure Light Wounds":
-        target = _most_wounded(gm) or next((x for x in gm.alive() if "bleeding" in x.adv.character.afflictions), m)
-        _heal(gm, target, 2, name)
-        gm.cure(target, "bleeding", name)
-    elif name == "Light":
-        _magic_light(gm, m, name)
-    elif name == "Create food and water":
-        for item in (Carried("Ration", "", rarity="common"), Carried("Water", "", liquid=True, rarity="free")):
-            try:
-                m.adv.inventory.add(item)
-            except RuleError:
-                gm.emit("prayer", f"No room to carry the {item.name.lower()}: it is consumed at once.", who=m.id)
-                gm.cure(m, "hungry" if item.name == "Ration" else "parched", name)
-
-
-def _miracle(gm: GM, m: Member, special: str, row: object) -> None:
-    if special == "heal_1d6_wounds":
-        target = _most_wounded(gm) or m
-        _heal(gm, target, DiceExpr.parse("1d6").roll(gm.rng), "a miracle")
-    elif special == "unexhaust_prayers" and m.adv.prayers is not None:
-        m.adv.prayers.rest()
-    elif special == "monsters_flee_or_doom_down":
-        lv = gm.level_state()
-        lv.doom = max(0, lv.doom - 1)
-        gm.emit("doom", "The dungeon's wrath ebbs a little.", hidden=True)
-    elif special == "":
-        gm.apply_row(m, row, "a miracle")
-
-
-def _magic_light(gm: GM, m: Member, name: str) -> None:
-    """Magic light: the way is lit for one decay."""
-    exp = gm.c.expedition
-    assert exp is not None
-    m.lit = name
-    exp.light_burns[m.id] = 0  # 0: no usage die; it goes out at the next decay
-    exp.dark = False
-    gm.emit("light", f"{name}: a cold glow lights the way.", who=m.id)
+        powers.miracle(gm, m, res.miracle.special or "", res.miracle)

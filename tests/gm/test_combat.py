@@ -864,3 +864,76 @@ def test_thrown_holy_water_rolls_its_usage_die_and_is_not_left_lying_for_another
     flask = who.adv.inventory.find("Holy water")
     assert flask is not None and flask.usage == 6
     assert not any(a.kind == "pickup" for a in gm.legal_actions())
+
+
+# --- prayers in a fight (#13) ------------------------------------------------------------------------------------
+
+
+def cleric(gm: GM, m: Member) -> None:
+    from rules.magic import Prayers
+
+    m.adv.character.traits = ["Divine mandate"]
+    m.adv.prayers = Prayers(memorised=["Cure Light Wounds"])
+    m.adv.inventory.add(Carried("Holy symbol", ""), "Bag")
+
+
+def test_a_cleric_prays_cure_light_wounds_on_a_nearby_ally_in_a_fight() -> None:
+    gm = arena([("Hobgoblin", 1)], party=2)
+    cs = cs_of(gm)
+    fa, fb = cs.fighters
+    a, b = gm.c.member(fa.id), gm.c.member(fb.id)
+    cleric(gm, a)
+    put(gm, fa, 6, 1)
+    put(gm, fb, 9, 1)  # three tiles away: Nearby
+    put(gm, cs.foes[0], 14, 1)
+    b.adv.character.attrs[Attr.STR].wounds = 2
+    b.adv.character.afflictions.add("bleeding")
+    listed = {x.id: x for x in gm.legal_actions()}
+    key = f"pray:{fa.id}:Cure Light Wounds:{fb.id}"
+    assert listed[key].available and listed[key].cost.actions == 1
+    assert f"pray:{fa.id}:Cure Light Wounds:{fa.id}" in listed  # or on themself
+    before = fa.actions
+    load(gm, 5, 5)  # PRE 2: a success, no six pair, no fatigue
+    events = gm.apply(key)
+    assert b.adv.character.attrs[Attr.STR].wounds == 0 and "bleeding" not in b.adv.character.afflictions
+    assert a.adv.prayers is not None and a.adv.prayers.exhausted == ["Cure Light Wounds"]
+    assert fa.actions == before - 1 and "heal" in kinds(events)
+
+
+def test_an_ignored_prayer_heals_nothing_and_is_not_exhausted() -> None:
+    gm = arena([("Hobgoblin", 1)], party=2)
+    cs = cs_of(gm)
+    fa, fb = cs.fighters
+    a, b = gm.c.member(fa.id), gm.c.member(fb.id)
+    cleric(gm, a)
+    put(gm, fa, 6, 1)
+    put(gm, fb, 7, 1)
+    put(gm, cs.foes[0], 14, 1)
+    b.adv.character.attrs[Attr.DEX].wounds = 1
+    load(gm, 3, 2)  # PRE 2: a failure, no one
+    gm.apply(f"pray:{fa.id}:Cure Light Wounds:{fb.id}")
+    assert b.adv.character.attrs[Attr.DEX].wounds == 1
+    assert a.adv.prayers is not None and a.adv.prayers.exhausted == []
+
+
+def test_an_ally_beyond_the_prayers_reach_is_not_offered() -> None:
+    gm = arena([("Hobgoblin", 1)], party=2)
+    cs = cs_of(gm)
+    fa, fb = cs.fighters
+    cleric(gm, gm.c.member(fa.id))
+    put(gm, fa, 1, 1)
+    put(gm, fb, 14, 1)  # thirteen tiles: farther than Nearby
+    assert f"pray:{fa.id}:Cure Light Wounds:{fb.id}" not in {x.id for x in gm.legal_actions()}
+
+
+def test_the_autoplay_cleric_heals_the_dying_ally() -> None:
+    gm = arena([("Hobgoblin", 1)], party=2)
+    cs = cs_of(gm)
+    fa, fb = cs.fighters
+    cleric(gm, gm.c.member(fa.id))
+    put(gm, fa, 6, 1)
+    put(gm, fb, 7, 1)
+    put(gm, cs.foes[0], 14, 1)
+    gm.c.member(fb.id).adv.character.attrs[Attr.STR].wounds = 3
+    pick = combat_policy.suggest(gm, [x for x in gm.legal_actions() if x.available and x.who == fa.id])
+    assert pick.id == f"pray:{fa.id}:Cure Light Wounds:{fb.id}"

@@ -1,0 +1,84 @@
+"""Powers in one place (rules.gm.powers): handlers keyed by the content's names, and the gap named.
+
+Issue #13 plays every spell and prayer; until then the ones the GM cannot play are listed here and by
+``blacksalt validate``.  The list only shrinks: a handler added must take its power off it, and a power added
+to the content with no handler fails this test.
+"""
+
+from __future__ import annotations
+
+from rules.content.registry import load_content
+from rules.gm import powers
+
+CONTENT = load_content()
+
+NOT_YET_PLAYED = [
+    "prayer: Apotheosis",
+    "prayer: Bliss",
+    "prayer: Borrowed Time",
+    "prayer: Cleansing Flames",
+    "prayer: Detect Evil",
+    "prayer: Dirge",
+    "prayer: Euphoria",
+    "prayer: Eyes of the forest",
+    "prayer: Hold",
+    "prayer: Hyperfocus",
+    "prayer: Ignorance",
+    "prayer: Judgment",
+    "prayer: Martyr",
+    "prayer: Memento mori",
+    "prayer: Mercy",
+    "prayer: Numbness",
+    "prayer: Prayer of Autumn",
+    "prayer: Prayer of Spring",
+    "prayer: Prayer of Summer",
+    "prayer: Prayer of Winter",
+    "prayer: Purge the filth",
+    "prayer: Righteous Fury",
+    "prayer: Seal",
+    "prayer: Season of changes",
+    "prayer: Silence",
+    "prayer: Swarm",
+    "spell: Arcane Seal",
+    "spell: Arcane eye",
+    "spell: Arcane fire",
+    "spell: Arcane prison",
+    "spell: Black night",
+    "spell: Bonedance",
+    "spell: Command undead",
+    "spell: Explode corpse",
+    "spell: Glue",
+    "spell: Haste",
+    "spell: Hover",
+    "spell: Knock/Lock",
+    "spell: Machine spirit",
+    "spell: Magic Shield",
+    "spell: Magic mouth",
+    "spell: Mind fog",
+    "spell: Mystic ink",
+    "spell: Nether swap",
+    "spell: Nightmare",
+    "spell: Pain",
+    "spell: Phobia",
+    "spell: Pocket reality",
+    "spell: Shackles",
+    "spell: Smoke form",
+    "spell: Telekinesis",
+    "spell: Transmute",
+    "spell: Weave fate",
+]
+
+
+def test_every_handler_is_named_after_a_power_of_the_content() -> None:
+    names = {("spell", s.name) for s in CONTENT.magic.spells} | {("prayer", p.name) for p in CONTENT.magic.prayers}
+    assert set(powers.POWERS) <= names, sorted(set(powers.POWERS) - names)
+
+
+def test_the_powers_the_gm_cannot_play_yet_are_exactly_the_known_ones() -> None:
+    assert powers.unplayed(CONTENT) == NOT_YET_PLAYED
+
+
+def test_the_basic_prayers_work_in_a_fight_and_out_of_one() -> None:
+    for name in ("Cure Light Wounds", "Light", "Create food and water"):
+        p = powers.handler("prayer", name)
+        assert p is not None and p.outside is not None and p.fight is not None, name
