@@ -136,11 +136,16 @@ def end_turn(gm: GM, turns: int, reason: str) -> None:
             if lit is None:
                 exp.dark = True
                 for m in list(gm.alive()):
-                    pick = gm.decider.choose(gm, m, "the dark: PRE fatigue or terrified", ["PRE fatigue", "terrified"])
-                    if pick == "terrified" and "terrified" not in m.adv.character.afflictions:
-                        gm.afflict(m, "terrified", "a turn in the dark")
-                    else:
+                    held = "terrified" in m.adv.character.afflictions
+                    prompt = "the dark: PRE fatigue or terrified" + (" (already terrified: no further effect)"
+                                                                    if held else "")  # fmt: skip
+                    pick = gm.decider.choose(gm, m, prompt, ["PRE fatigue", "terrified"])
+                    if pick != "terrified":
                         gm.fatigue(m, "a turn in the dark", Attr.PRE)
+                    elif held:  # "If an adventurer would receive an affliction he or she already have, ignore it."
+                        gm.emit("dark", f"{m.name}, already terrified, endures the dark.", who=m.id)
+                    else:
+                        gm.afflict(m, "terrified", "a turn in the dark")
 
 
 # --- doom and omens ----------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.attributes import ATTRS, Attr
+from rules.character import Condition
 from rules.checks import RuleError
 from rules.gm import exploration
 from rules.gm.engine import GM
@@ -81,7 +82,25 @@ def test_a_torch_burns_out_and_the_dark_costs() -> None:
         fat, aff = before[m.id]
         ch = m.adv.character
         paid = ch.attrs[Attr.PRE].fatigue > fat or "terrified" in ch.afflictions - aff or ch.attrs[Attr.PRE].wounds
-        assert paid or ch.condition.value == "collapsed"  # a PRE of 0 cannot take the fatigue: collapse
+        # a PRE of 0 cannot take the fatigue: collapse; already terrified, choosing it again is ignored (R189)
+        assert paid or ch.condition.value == "collapsed" or "terrified" in aff
+
+
+def test_the_terrified_endure_the_dark_and_a_collapsed_party_comes_to_for_good() -> None:
+    """R189: terrified again in the dark is ignored, so a party in the dark is not collapsed turn after turn
+    (a campaign once spent turns 4 to 72 collapsing and coming to)."""
+    gm = game(corridor(), seed=3, light=False)
+    enter(gm)
+    for m in gm.alive():
+        m.adv.character.afflictions.add("terrified")
+        m.adv.character.attrs[Attr.PRE].fatigue = m.adv.character.attrs[Attr.PRE].score  # no PRE die left
+        m.adv.character.condition = Condition.COLLAPSED
+    assert [a.id for a in gm.legal_actions()] == ["come_to"]
+    gm.apply("come_to")
+    assert all(m.adv.character.can_act for m in gm.alive())
+    assert any(a.kind == "move" and a.available for a in gm.legal_actions())  # they can crawl back
+    gm.apply("breath")  # another turn in the dark
+    assert all(m.adv.character.can_act for m in gm.alive())
 
 
 def test_locked_door_needs_its_key_or_picks() -> None:
