@@ -650,7 +650,13 @@ def _room_actions(gm: GM) -> list[Action]:
             f"Loot {room.name}",
             _turn_cost(1),
             bool(loot_left) and not threat,
-            "Enemies are here." if threat else None if loot_left else "Nothing left to take here.",
+            "Enemies are here."
+            if threat
+            else None
+            if loot_left
+            else "Nothing left to take here."
+            if st.loot_taken
+            else "Nothing of value in sight.",
             rule="Loot (1 turn): only where it is safe. If there is a trap, you may fall for it.",
         )
     )

@@ -928,8 +928,10 @@ def _sleep_actions(gm: GM) -> list[Action]:
     waiting = [m for m in gm.alive() if m.id not in st.sleep]
     for loc in gm.content.blacksalt.sleep:
         whole: str | None = None
+        total = 0
         for m in waiting:
             cost, why = _sleep_cost(gm, m, loc, extra_campers=0)
+            total += cost or 0
             out.append(Action(f"sleep:{m.id}:{loc.rule}", "sleep", f"{m.name} sleeps: {loc.name}",
                               Cost(silver=cost or 0), why is None, why, who=m.id, target=loc.rule,
                               rule=loc.text))  # fmt: skip
@@ -937,7 +939,8 @@ def _sleep_actions(gm: GM) -> list[Action]:
         if len(waiting) > 1:
             if whole is None and loc.rule == "camp":
                 whole = _camp_short(gm, len(waiting) + sum(1 for r in st.sleep.values() if r == "camp"))
-            out.append(Action(f"sleep:all:{loc.rule}", "sleep", f"Everyone sleeps: {loc.name}", Cost(),
+            # each pays their own bed: the party's action shows what it costs them all
+            out.append(Action(f"sleep:all:{loc.rule}", "sleep", f"Everyone sleeps: {loc.name}", Cost(silver=total),
                               whole is None, whole, target=loc.rule, rule=loc.text))  # fmt: skip
     return out
 

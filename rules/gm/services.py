@@ -566,7 +566,11 @@ class GM:
         def choose(ch: Character, what: str, options: list[str]) -> str:
             return self.decider.choose(self, member, what, options)
 
-        done = apply_outcome(member.adv.character, row, self.rng, choose, interlude=in_interlude)
+        ch = member.adv.character
+        if getattr(row, "heal_wounds", 0) and "hungry" in ch.afflictions and any(ch.attrs[a].wounds for a in ATTRS):
+            # "Hungry: wounds do not heal" - say so, rather than print a healing that heals nothing
+            self.emit("no_healing", f"{member.name} is hungry: wounds do not heal until they eat.", who=member.id)
+        done = apply_outcome(ch, row, self.rng, choose, interlude=in_interlude)
         self.emit("outcome", f"{member.name}: {row.text}", who=member.id, reason=reason)
         if done.doom:
             self.advance_doom(done.doom, reason)

@@ -323,3 +323,10 @@ def test_the_final_fight_brings_the_master_from_its_lair() -> None:
     cs = gm.c.combat
     assert cs is not None and sorted(f.monster for f in cs.foes).count("Bugbear") == 1
     assert gm.room_state(4).monsters[0].count == 0
+
+
+def test_a_room_that_never_held_loot_says_nothing_of_value_not_nothing_left() -> None:
+    gm = game(corridor(3), party=1)
+    enter(gm)
+    loot = next(a for a in gm.legal_actions() if a.kind == "loot")
+    assert not loot.available and loot.reason == "Nothing of value in sight."

@@ -975,3 +975,26 @@ def test_a_night_in_town_rests_the_clerics_exhausted_prayers() -> None:
     events = sleep_streets(gm)
     assert cleric.adv.prayers.exhausted == []
     assert any(e.kind == "prayers" and e.data["who"] == cleric.id for e in events)
+
+
+def test_tending_the_wounds_of_the_hungry_says_why_nothing_heals() -> None:
+    """Hungry: wounds do not heal.  The day's tending says so instead of printing a healing that heals nothing."""
+    gm = game()
+    begin(gm)
+    m, n = gm.c.party
+    n.adv.character.attrs[Attr.DEX].wounds = 1
+    n.adv.character.afflictions.add("hungry")
+    gm.apply(f"tend:{n.id}")
+    events = gm.apply("resolve")
+    assert n.adv.character.attrs[Attr.DEX].wounds == 1
+    assert any(e.kind == "no_healing" and "hungry" in e.text and e.data["who"] == n.id for e in events)
+
+
+def test_everyone_sleeping_at_the_inn_shows_what_it_costs_them_all() -> None:
+    gm = game()
+    feed(gm)
+    begin(gm)
+    skip_to_sleep(gm)
+    each = ids(gm)[f"sleep:{gm.c.party[0].id}:inn"].cost.silver
+    assert each > 0
+    assert ids(gm)["sleep:all:inn"].cost.silver == each * len(gm.c.party)
