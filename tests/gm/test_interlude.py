@@ -981,7 +981,7 @@ def test_tending_the_wounds_of_the_hungry_says_why_nothing_heals() -> None:
     """Hungry: wounds do not heal.  The day's tending says so instead of printing a healing that heals nothing."""
     gm = game()
     begin(gm)
-    m, n = gm.c.party
+    n = gm.c.party[1]
     n.adv.character.attrs[Attr.DEX].wounds = 1
     n.adv.character.afflictions.add("hungry")
     gm.apply(f"tend:{n.id}")
