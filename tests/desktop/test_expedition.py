@@ -69,7 +69,8 @@ def test_unavailable_actions_are_greyed_with_the_engines_reason(game: GameScreen
         if not a.available:
             assert a.reason and a.reason.replace("'", "") in b.toolTip().replace("&#x27;", "").replace("'", "")
     shown = {b.action.id for b in view.actions_list.buttons()}
-    assert shown == {a.id for a in game.session.actions() if a.kind != "stow"}  # stow: dragging in the inventory
+    # stow and give: done on the items, in the inventory
+    assert shown == {a.id for a in game.session.actions() if a.kind not in ("stow", "give")}
 
 
 def test_number_keys_take_the_numbered_actions(qtbot: Any, game: GameScreen) -> None:
