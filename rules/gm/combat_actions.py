@@ -37,7 +37,7 @@ from rules.gm.combat_gear import (
 )
 from rules.gm.combat_state import CombatState, Dropped, Fighter, Foe
 from rules.gm.events import Action, Cost
-from rules.gm.gear import carries, give, stabilisers, use_up, why_not_give
+from rules.gm.gear import carries, gift_noun, give, stabilisers, use_up, why_not_give
 from rules.gm.table import ActionTable
 from rules.inventory import HANDS
 from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, invoke_prayer
@@ -603,7 +603,7 @@ def _give_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Acti
         for index, item in enumerate(who.adv.inventory.items):
             if item.name.startswith("("):
                 continue
-            what = item.name if item.count == 1 or item.usage is not None else f"one {item.name}"
+            what = gift_noun(item)
             out.append(_act(f"give:{f.id}:{index}:{g.id}", "give", f"{who.name}: give {what} to {m.name}", f,
                             target=g.id, reason=why_not_give(gm, who, item, m),
                             params=(("index", index), ("item", item.name), ("from", who.id)),

@@ -43,7 +43,7 @@ from rules.gm.gear import (
 from rules.gm.places import blocked, door_state, found_hidden, key_for, live_monsters, move_cost, room_label
 from rules.gm.rearrange import free_action
 from rules.gm.services import best
-from rules.gm.site import SiteDoomStep, SiteLink
+from rules.gm.site import SiteDoomStep, SiteLink, SiteTrap
 from rules.gm.state import ExpeditionState, Member, Phase
 from rules.gm.table import ActionTable
 from rules.injury import stabilise
@@ -694,7 +694,7 @@ def _room_actions(gm: GM) -> list[Action]:
                 Action(
                     f"disarm:{i}",
                     "disarm",
-                    f"Disarm the {trap.name} (DEX)",
+                    f"Disarm the {trap.name} ({disarm_attr(trap).value})",
                     _turn_cost(1),
                     not threat,
                     "Enemies are here." if threat else None,
@@ -1074,9 +1074,17 @@ def _look_for_traps(gm: GM) -> None:
             gm.emit("traps", f"{m.name} disarms it at once.")
 
 
+def disarm_attr(trap: SiteTrap) -> Attr:
+    """The attribute a trap's own text names for disarming it ("STR: lowering the lid with two people"); DEX
+    when it names none."""
+    head = trap.disarm.split(":", 1)[0].strip().upper()
+    return Attr(head) if head in {a.value for a in ATTRS} else Attr.DEX
+
+
 def _disarm(gm: GM, index: int) -> None:
-    m = best(gm, Attr.DEX)
-    roll = gm.test(m, Attr.DEX, "disarming a trap")
+    attr = disarm_attr(gm.room().traps[index])
+    m = best(gm, attr)
+    roll = gm.test(m, attr, "disarming a trap")
     if roll.verdict.success:
         gm.room_state().traps[index].disarmed = True
         gm.emit("traps", f"{m.name} disarms the {gm.room().traps[index].name.lower()}.")

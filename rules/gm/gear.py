@@ -229,6 +229,15 @@ def _one(item: Carried) -> Carried:
     return item
 
 
+def gift_noun(item: Carried) -> str:
+    """What changes hands, in words: "the Lantern", "a torch" (one of a pack), "one Ration"."""
+    if item.count == 1 or item.usage is not None:
+        return f"the {item.name}"
+    if item.name.lower() in _ONE_LIGHT:
+        return light_noun(item.name)
+    return f"one {item.name}"
+
+
 def _receiving_place(gm: GM, receiver: Member, thing: Carried) -> str | None:
     inv = receiver.adv.inventory
     if any(a.name.lower() == thing.name.lower() for a in gm.content.armor.armor) and inv.fits(thing, TORSO):

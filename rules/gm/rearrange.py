@@ -27,7 +27,7 @@ from rules.checks import RuleError
 from rules.gm.combat_actions import take_in_hand
 from rules.gm.combat_gear import spare_weapons
 from rules.gm.events import Action, Cost
-from rules.gm.gear import give, why_not_give
+from rules.gm.gear import gift_noun, give, why_not_give
 from rules.inventory import HANDS, TORSO, Carried, Inventory
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def _give_actions(gm: GM, cost: Cost, rule: str) -> list[Action]:
             for receiver in gm.alive():
                 if receiver is giver or not {giver.id, receiver.id} & can_act:
                     continue
-                what = item.name if item.count == 1 or item.usage is not None else f"one {item.name}"
+                what = gift_noun(item)
                 if giver.id in can_act:
                     actor, label = giver, f"{giver.name}: give {what} to {receiver.name}"
                 else:

@@ -330,3 +330,17 @@ def test_a_room_that_never_held_loot_says_nothing_of_value_not_nothing_left() ->
     enter(gm)
     loot = next(a for a in gm.legal_actions() if a.kind == "loot")
     assert not loot.available and loot.reason == "Nothing of value in sight."
+
+
+def test_a_trap_is_disarmed_with_the_attribute_its_text_names() -> None:
+    """The falling lid is lowered "with two people" (STR), not picked at (DEX)."""
+    lid = SiteTrap("Falling lid", "A lid.", "looting", "scratches", "INT", "STR: lowering the lid with two people",
+                   "-STR 3", "The lid falls.")  # fmt: skip
+    gm = game(corridor(3, r1={"traps": (lid,)}), seed=4)
+    enter(gm)
+    gm.room_state().traps[0].found = True
+    disarm = next(a for a in gm.legal_actions() if a.kind == "disarm")
+    assert disarm.label == "Disarm the Falling lid (STR)"
+    events = gm.apply(disarm.id)
+    tests = [e for e in events if e.kind == "test"]
+    assert tests and tests[0].data["attr"] == "STR"

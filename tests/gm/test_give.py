@@ -67,7 +67,7 @@ def test_a_collapsed_companions_lantern_is_taken_by_one_who_can_act() -> None:
     a, b = gm.c.party
     a.adv.character.condition = Condition.COLLAPSED
     take = gives(gm)[f"give:{a.id}:{index_of(gm, 0, 'Lantern')}:{b.id}"]
-    assert take.who == b.id and take.available and "take Lantern from" in take.label  # type: ignore[attr-defined]
+    assert take.who == b.id and take.available and "take the Lantern from" in take.label  # type: ignore[attr-defined]
     gm.apply(take.id)  # type: ignore[attr-defined]
     assert b.adv.inventory.find("Lantern") is not None
 
