@@ -751,6 +751,9 @@ def _detach_action(t: Turn, action: Action) -> None:
 @TABLE.applies("equip")
 def _equip(t: Turn, action: Action) -> None:
     take_in_hand(t.gm, t.who, str(action.param("item")))
+    if t.f.shield and shield_of(t.gm, t.who) is None:
+        t.f.shield = 0  # the shield went back to the pack, and its tokens with it
+        t.gm.emit("tokens", f"{t.who.name} no longer holds a shield: its tokens are gone.", who=t.who.id)
 
 
 @TABLE.applies("give")

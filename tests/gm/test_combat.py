@@ -877,15 +877,22 @@ def cleric(gm: GM, m: Member) -> None:
     m.adv.inventory.add(Carried("Holy symbol", ""), "Bag")
 
 
-def test_a_cleric_prays_cure_light_wounds_on_a_nearby_ally_in_a_fight() -> None:
+def healer_and_ally(ally_at: int) -> tuple[GM, Fighter, Fighter]:
+    """A cleric on tile (6, 1) (or (1, 1) when the ally is far), an ally on (``ally_at``, 1), a Hobgoblin far off."""
     gm = arena([("Hobgoblin", 1)], party=2)
     cs = cs_of(gm)
     fa, fb = cs.fighters
+    cleric(gm, gm.c.member(fa.id))
+    put(gm, fa, 6 if ally_at < 14 else 1, 1)
+    put(gm, fb, ally_at, 1)
+    if ally_at < 14:
+        put(gm, cs.foes[0], 14, 1)
+    return gm, fa, fb
+
+
+def test_a_cleric_prays_cure_light_wounds_on_a_nearby_ally_in_a_fight() -> None:
+    gm, fa, fb = healer_and_ally(9)  # three tiles away: Nearby
     a, b = gm.c.member(fa.id), gm.c.member(fb.id)
-    cleric(gm, a)
-    put(gm, fa, 6, 1)
-    put(gm, fb, 9, 1)  # three tiles away: Nearby
-    put(gm, cs.foes[0], 14, 1)
     b.adv.character.attrs[Attr.STR].wounds = 2
     b.adv.character.afflictions.add("bleeding")
     listed = {x.id: x for x in gm.legal_actions()}
@@ -901,14 +908,8 @@ def test_a_cleric_prays_cure_light_wounds_on_a_nearby_ally_in_a_fight() -> None:
 
 
 def test_an_ignored_prayer_heals_nothing_and_is_not_exhausted() -> None:
-    gm = arena([("Hobgoblin", 1)], party=2)
-    cs = cs_of(gm)
-    fa, fb = cs.fighters
+    gm, fa, fb = healer_and_ally(7)
     a, b = gm.c.member(fa.id), gm.c.member(fb.id)
-    cleric(gm, a)
-    put(gm, fa, 6, 1)
-    put(gm, fb, 7, 1)
-    put(gm, cs.foes[0], 14, 1)
     b.adv.character.attrs[Attr.DEX].wounds = 1
     load(gm, 3, 2)  # PRE 2: a failure, no one
     gm.apply(f"pray:{fa.id}:Cure Light Wounds:{fb.id}")
@@ -917,23 +918,26 @@ def test_an_ignored_prayer_heals_nothing_and_is_not_exhausted() -> None:
 
 
 def test_an_ally_beyond_the_prayers_reach_is_not_offered() -> None:
-    gm = arena([("Hobgoblin", 1)], party=2)
-    cs = cs_of(gm)
-    fa, fb = cs.fighters
-    cleric(gm, gm.c.member(fa.id))
-    put(gm, fa, 1, 1)
-    put(gm, fb, 14, 1)  # thirteen tiles: farther than Nearby
+    gm, fa, fb = healer_and_ally(14)  # thirteen tiles: farther than Nearby
     assert f"pray:{fa.id}:Cure Light Wounds:{fb.id}" not in {x.id for x in gm.legal_actions()}
 
 
 def test_the_autoplay_cleric_heals_the_dying_ally() -> None:
-    gm = arena([("Hobgoblin", 1)], party=2)
-    cs = cs_of(gm)
-    fa, fb = cs.fighters
-    cleric(gm, gm.c.member(fa.id))
-    put(gm, fa, 6, 1)
-    put(gm, fb, 7, 1)
-    put(gm, cs.foes[0], 14, 1)
+    gm, fa, fb = healer_and_ally(7)
     gm.c.member(fb.id).adv.character.attrs[Attr.STR].wounds = 3
     pick = combat_policy.suggest(gm, [x for x in gm.legal_actions() if x.available and x.who == fa.id])
     assert pick.id == f"pray:{fa.id}:Cure Light Wounds:{fb.id}"
+
+
+def test_shield_tokens_go_when_the_shield_leaves_the_hand() -> None:
+    """Playtest (seed 21): after taking a two-handed spear in hand the shield's tokens still blocked blows."""
+    gm = arena([("Hobgoblin", 1)], weapon="Falchion", shield="Metal shield")
+    cs = cs_of(gm)
+    f = cs.fighters[0]
+    who = gm.c.member(f.id)
+    who.adv.inventory.add(Carried("Long Spear", ""), "Bag")
+    put(gm, f, 6, 1)
+    put(gm, cs.foes[0], 14, 1)
+    f.shield = 2
+    gm.apply(f"equip:{f.id}:Long Spear")
+    assert f.shield == 0
