@@ -218,8 +218,20 @@ def break_equipment(gm: GM, member: Member, n: int, reason: str) -> None:
 # --- handing things over ---------------------------------------------------------------------------------------
 
 
+_ARMOUR: dict[int, tuple[Content, frozenset[str]]] = {}
+
+
+def _armour(content: Content) -> frozenset[str]:
+    """The armour table's names (lower case), once per content."""
+    held = _ARMOUR.get(id(content))
+    if held is None or held[0] is not content:
+        held = (content, frozenset(a.name.lower() for a in content.armor.armor))
+        _ARMOUR[id(content)] = held
+    return held[1]
+
+
 def _worn_armour(gm: GM, item: Carried) -> bool:
-    return item.place == TORSO and any(a.name.lower() == item.name.lower() for a in gm.content.armor.armor)
+    return item.place == TORSO and item.name.lower() in _armour(gm.content)
 
 
 def _one(item: Carried) -> Carried:
@@ -239,8 +251,9 @@ def gift_noun(item: Carried) -> str:
 
 
 def _receiving_place(gm: GM, receiver: Member, thing: Carried) -> str | None:
+    """Where ``thing`` would go in ``receiver``'s inventory (only its slots and whether it is a liquid count)."""
     inv = receiver.adv.inventory
-    if any(a.name.lower() == thing.name.lower() for a in gm.content.armor.armor) and inv.fits(thing, TORSO):
+    if thing.name.lower() in _armour(gm.content) and inv.fits(thing, TORSO):
         return TORSO  # armour is put on
     return inv.room_for(thing)
 
@@ -252,8 +265,7 @@ def why_not_give(gm: GM, giver: Member, item: Carried, receiver: Member) -> str 
         return "Nothing to give."
     if _worn_armour(gm, item):
         return "Worn armour stays worn: taking it off is not a free action."
-    thing = _one(item)
-    if _receiving_place(gm, receiver, replace(thing, equipped=False, place="")) is None:
+    if _receiving_place(gm, receiver, item) is None:  # one of a stack takes the same room as the stack's slots
         return f"{receiver.name} has no room for the {item.name}."
     return None
 
