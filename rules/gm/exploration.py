@@ -1001,9 +1001,9 @@ def _loot(gm: GM) -> None:
     st = gm.room_state()
     for i, tst in enumerate(st.traps):
         if not (tst.found or tst.disarmed or tst.triggered):
-            victim = gm.active()[0] if gm.active() else None
-            if victim is not None:
-                _trap_goes_off(gm, i, victim)
+            able = gm.active()
+            if able:  # whoever's hands find it first: the GM rolls among those looting (R190)
+                _trap_goes_off(gm, i, able[gm.rng.randrange(len(able))])
             break
     taken: list[str] = []
     left: list[str] = []

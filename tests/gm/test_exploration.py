@@ -344,3 +344,16 @@ def test_a_trap_is_disarmed_with_the_attribute_its_text_names() -> None:
     events = gm.apply(disarm.id)
     tests = [e for e in events if e.kind == "test"]
     assert tests and tests[0].data["attr"] == "STR"
+
+
+def test_a_trap_set_off_by_looting_strikes_whoever_the_gm_rolls_not_always_the_first() -> None:
+    """R190: over twenty seeds, the needle finds more than one of the three looters."""
+    victims = set()
+    for seed in range(20):
+        trap = SiteTrap("Needle", "A needle.", "opening", "a glint", "INT", "DEX: carefully", None, "It bites.")
+        gm = game(corridor(3, r1={"traps": (trap,), "loot": (SiteLoot("Silver cup", "uncommon", 9),)}), seed=seed,
+                  party=3)  # fmt: skip
+        enter(gm)
+        events = gm.apply("loot")
+        victims |= {e.data["who"] for e in events if e.kind == "trap"}
+    assert len(victims) > 1
