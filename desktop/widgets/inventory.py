@@ -690,11 +690,22 @@ class InventoryView(QWidget):
         for a in self.item_actions(info):
             if a.kind == "stow":
                 continue  # one per place: dragging the tile (or its right-click menu) does these
-            b = QPushButton(a.label + (f"  ({a.cost})" if str(a.cost) != "free" else ""))
+            b = QPushButton(self._button_text(a) + (f"  ({a.cost})" if str(a.cost) != "free" else ""))
             b.setEnabled(a.available)
-            b.setToolTip(a.reason or _quote(a.rule, 300))
+            b.setToolTip(a.label + ". " + (a.reason or _quote(a.rule, 300)) if a.kind == "give" else
+                         a.reason or _quote(a.rule, 300))  # fmt: skip
             b.clicked.connect(lambda _=False, action=a: self.act.emit(action))
             self.detail_buttons.addWidget(b)
+
+    def _button_text(self, a: Action) -> str:
+        """The words on an item's button: a gift says only to whom (the item and its owner are on screen)."""
+        if a.kind != "give":
+            return a.label
+        party = {m.id: m.name for m in self.session.campaign.party}
+        to = party.get(a.target or "", a.target or "")
+        if a.who == a.param("from"):
+            return f"Give to {to}"
+        return f"{party.get(a.who or '', '')} takes it"
 
     def _selected_info(self) -> ItemInfo | None:
         if self.selected is None:

@@ -169,7 +169,7 @@ def test_giving_an_item_to_a_companion_from_the_inventory_detail(qtbot, session:
     index = int(give.param("index"))
     item = giver.adv.inventory.items[index]
     v.select(index)
-    buttons = [b for b in v.detail.findChildren(QPushButton) if b.text().startswith(give.label)]
+    buttons = [b for b in v.detail.findChildren(QPushButton) if b.text() == f"Give to {receiver.name}"]
     assert len(buttons) == 1 and buttons[0].isEnabled()
     before = sum(1 for i in receiver.adv.inventory.items if i.name == item.name)
     units = item.count
