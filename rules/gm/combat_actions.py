@@ -460,7 +460,7 @@ def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
         elif exhausted and not plea:
             why = "Exhausted until a rest (the desperate plea of this expedition is spent)."
         for g, m in powers.fight_targets(gm, cs, f, power):
-            whom = "themself" if g is f else m.name
+            whom = "everyone Nearby" if power.area else "themself" if g is f else m.name
             label = f"{who.name}: pray for {prayer} on {whom}" + (" (desperate plea)" if exhausted and plea else "")
             out.append(_act(f"pray:{f.id}:{prayer}:{g.id}", "pray", label, f, cost, target=g.id, reason=why,
                             params=(("prayer", prayer), ("plea", exhausted)), rule=rule))  # fmt: skip

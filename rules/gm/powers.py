@@ -30,8 +30,9 @@ from rules.checks import RuleError
 from rules.dice import DiceExpr
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
+from rules.gm.combat_foes import hurt_foe
 from rules.gm.combat_gear import WEAPON_SPELLS
-from rules.gm.combat_state import CombatState, Fighter
+from rules.gm.combat_state import CombatState, Fighter, Foe
 from rules.inventory import Carried
 
 if TYPE_CHECKING:
@@ -51,6 +52,7 @@ class Power:
     outside: Outside | None = None
     fight: InFight | None = None
     reach: int = grid.CLOSE  # in a fight: how far the target may stand (tiles), the caster always included
+    area: bool = False  # in a fight: no target to choose, it takes everyone within ``reach`` of the caster
 
 
 POWERS: dict[tuple[Kind, str], Power] = {}
@@ -79,7 +81,17 @@ def unplayed(content: Content) -> list[str]:
 def fight_targets(gm: GM, cs: CombatState, f: Fighter, power: Power) -> list[tuple[Fighter, Member]]:
     """Who a fight handler may aim at: the caster and the allies within the power's reach (the fallen too:
     a Cure Light Wounds is for the dying first)."""
+    if power.area:
+        return [(g, m) for g, m in core.standing(gm, cs) if g is f]
     return [(g, m) for g, m in core.standing(gm, cs) if g is f or grid.distance(f.tile, g.tile) <= power.reach]
+
+
+def nearby(gm: GM, cs: CombatState, f: Fighter, reach: int = grid.NEARBY) -> tuple[list[tuple[Fighter, Member]],
+                                                                                 list[Foe]]:  # fmt: skip
+    """The adventurers (the caster among them) and the enemies within ``reach`` of the caster."""
+    allies = [(g, m) for g, m in core.standing(gm, cs) if grid.distance(f.tile, g.tile) <= reach]
+    foes = [e for e in cs.active_foes() if grid.distance(f.tile, e.tile) <= reach]
+    return allies, foes
 
 
 # --- shared effects ------------------------------------------------------------------------------------------
@@ -162,6 +174,117 @@ def _food_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: 
 
 
 _register(Power("prayer", "Create food and water", _food_and_water, _food_in_fight))
+
+
+# --- the gods' prayers -----------------------------------------------------------------------------------------
+
+
+def _numbness(gm: GM, target: Member) -> None:
+    """Goshkalon's Numbness: "Heal all PRE wounds, but causes one fatigue in STR and DEX." """
+    ch = target.adv.character
+    healed = ch.heal_wounds(Attr.PRE, None)
+    gm.emit("heal", f"{target.name} heals {healed} PRE wound(s) (Numbness).", who=target.id, healed=healed)
+    gm.fatigue(target, "Numbness", Attr.STR)
+    gm.fatigue(target, "Numbness", Attr.DEX)
+
+
+def _numbness_outside(gm: GM, caster: Member) -> None:
+    hurt = [m for m in gm.alive() if m.adv.character.attrs[Attr.PRE].wounds]
+    _numbness(gm, max(hurt, key=lambda m: m.adv.character.attrs[Attr.PRE].wounds) if hurt else caster)
+
+
+def _numbness_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
+    m = core.member(gm, target.id)
+    if m is not None:
+        _numbness(gm, m)
+
+
+_register(Power("prayer", "Numbness", _numbness_outside, _numbness_in_fight))
+
+
+MARTYR_CURES = ("bleeding", "terrified", "shaken", "sleepy")
+
+
+def _martyr(gm: GM, caster: Member, allies: list[Member]) -> None:
+    """Yulak's Martyr: "Cause one wound to the cleric, all nearby allies recover from bleeding, terrified, shaken
+    and sleepy." """
+    gm.harm(caster, 1, "Martyr", armour=False)
+    for m in allies:
+        if m is not caster:
+            for name in MARTYR_CURES:
+                gm.cure(m, name, "Martyr")
+
+
+def _martyr_outside(gm: GM, caster: Member) -> None:
+    _martyr(gm, caster, list(gm.alive()))  # out of a fight the party stands together
+
+
+def _martyr_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
+    _martyr(gm, caster, [m for _, m in nearby(gm, cs, f)[0]])
+
+
+_register(Power("prayer", "Martyr", _martyr_outside, _martyr_in_fight, area=True))
+
+
+def _spring(gm: GM, members: list[Member], foes: list[Foe]) -> None:
+    """Akhzu's Prayer of Spring: "Cures one wound from everyone Nearby, including enemies." """
+    for m in members:
+        heal(gm, m, 1, "Prayer of Spring")
+    for e in foes:
+        if e.wounds:
+            e.wounds -= 1
+            gm.emit("foe_heal", f"{core.label(e)} heals a wound (Prayer of Spring).", foe=e.id)
+
+
+def _spring_outside(gm: GM, caster: Member) -> None:
+    _spring(gm, list(gm.alive()), [])
+
+
+def _spring_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
+    allies, foes = nearby(gm, cs, f)
+    _spring(gm, [m for _, m in allies], foes)
+
+
+_register(Power("prayer", "Prayer of Spring", _spring_outside, _spring_in_fight, area=True))
+
+
+def _winter_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
+    """Akhzu's Prayer of Winter: "Causes 2 wound to everyone Nearby, the cleric and allies receive 1 wound." """
+    allies, foes = nearby(gm, cs, f)
+    for e in foes:
+        hurt_foe(gm, cs, e, 2, "Prayer of Winter", attacker=f, magic=True)
+    for g, m in allies:
+        mark = len(gm.events)
+        taken = gm.harm(m, 1, "Prayer of Winter")
+        if taken:
+            core.after_harm(gm, cs, g, m, mark, taken)
+
+
+_register(Power("prayer", "Prayer of Winter", None, _winter_in_fight, area=True))  # no one to freeze but friends
+
+
+def _autumn_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
+    """Akhzu's Prayer of Autumn: "A weakness takes over everyone Nearby, including allies and the cleric.
+    Removes all shield and dodge tokens." """
+    allies, foes = nearby(gm, cs, f)
+    touched: list[Fighter | Foe] = [g for g, _ in allies]
+    for who in [*touched, *foes]:
+        who.shield = who.dodge = 0
+    gm.emit("tokens", "A weakness takes everyone nearby: every shield and dodge token is gone.", who=caster.id)
+
+
+_register(Power("prayer", "Prayer of Autumn", None, _autumn_in_fight, area=True))  # tokens exist only in a fight
+
+
+def _judgment_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
+    """Cador's Judgment: "All undead nearby receive a stun token and a wound." """
+    for e in nearby(gm, cs, f)[1]:
+        if "undead" in core.sheet(gm, e.monster).tags:
+            core.add_stun(gm, cs, e, 1, "Judgment")
+            hurt_foe(gm, cs, e, 1, "Judgment", attacker=f, magic=True)
+
+
+_register(Power("prayer", "Judgment", None, _judgment_in_fight, area=True))
 
 
 # --- spells ----------------------------------------------------------------------------------------------------

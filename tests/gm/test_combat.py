@@ -869,11 +869,11 @@ def test_thrown_holy_water_rolls_its_usage_die_and_is_not_left_lying_for_another
 # --- prayers in a fight (#13) ------------------------------------------------------------------------------------
 
 
-def cleric(gm: GM, m: Member) -> None:
+def cleric(gm: GM, m: Member, *prayers: str) -> None:
     from rules.magic import Prayers
 
     m.adv.character.traits = ["Divine mandate"]
-    m.adv.prayers = Prayers(memorised=["Cure Light Wounds"])
+    m.adv.prayers = Prayers(memorised=list(prayers) or ["Cure Light Wounds"])
     m.adv.inventory.add(Carried("Holy symbol", ""), "Bag")
 
 
@@ -941,3 +941,89 @@ def test_shield_tokens_go_when_the_shield_leaves_the_hand() -> None:
     f.shield = 2
     gm.apply(f"equip:{f.id}:Long Spear")
     assert f.shield == 0
+
+
+def answered(gm: GM, fa: Fighter, prayer: str, target: Fighter | None = None) -> list[object]:
+    """Pray for ``prayer`` with a plain success (PRE 2: 5, 5)."""
+    load(gm, 5, 5)
+    return gm.apply(f"pray:{fa.id}:{prayer}:{(target or fa).id}")
+
+
+def test_prayer_of_spring_heals_a_wound_of_everyone_nearby_enemies_too() -> None:
+    gm, fa, fb = healer_and_ally(9)
+    cleric(gm, gm.c.member(fa.id), "Prayer of Spring")
+    cs = cs_of(gm)
+    foe = cs.foes[0]
+    put(gm, foe, 8, 2)
+    foe.wounds = 2
+    for f in (fa, fb):
+        gm.c.member(f.id).adv.character.attrs[Attr.DEX].wounds = 2
+    listed = {x.id: x for x in gm.legal_actions()}
+    assert listed[f"pray:{fa.id}:Prayer of Spring:{fa.id}"].label.endswith("on everyone Nearby")
+    assert f"pray:{fa.id}:Prayer of Spring:{fb.id}" not in listed  # an area: no target to choose
+    answered(gm, fa, "Prayer of Spring")
+    assert [gm.c.member(f.id).adv.character.attrs[Attr.DEX].wounds for f in (fa, fb)] == [1, 1]
+    assert foe.wounds == 1
+
+
+def test_prayer_of_winter_wounds_the_enemies_twice_and_the_party_once() -> None:
+    gm, fa, fb = healer_and_ally(7)
+    cleric(gm, gm.c.member(fa.id), "Prayer of Winter")
+    cs = cs_of(gm)
+    foe = cs.foes[0]
+    put(gm, foe, 9, 1)
+    foe.ap = 0
+    events = answered(gm, fa, "Prayer of Winter")
+    hits = [e for e in events if e.kind == "foe_damage" and e.data["foe"] == foe.id]  # type: ignore[attr-defined]
+    assert [e.data["incoming"] for e in hits] == [2]  # type: ignore[attr-defined]  # (its resistance may take one)
+    assert foe.wounds == hits[0].data["dealt"] >= 1  # type: ignore[attr-defined]
+    for f in (fa, fb):
+        ch = gm.c.member(f.id).adv.character
+        assert sum(ch.attrs[a].wounds for a in ATTRS) == 1
+
+
+def test_prayer_of_autumn_strips_every_token_nearby() -> None:
+    gm, fa, fb = healer_and_ally(7)
+    cleric(gm, gm.c.member(fa.id), "Prayer of Autumn")
+    cs = cs_of(gm)
+    foe = cs.foes[0]
+    put(gm, foe, 9, 1)
+    fa.shield, fb.dodge, foe.shield, foe.dodge = 2, 2, 1, 1
+    answered(gm, fa, "Prayer of Autumn")
+    assert (fa.shield, fb.dodge, foe.shield, foe.dodge) == (0, 0, 0, 0)
+
+
+def test_judgment_stuns_and_wounds_the_undead_nearby() -> None:
+    gm = arena([("Freshly Risen Corpse", 1), ("Hobgoblin", 1)], party=1)
+    cs = cs_of(gm)
+    fa = cs.fighters[0]
+    cleric(gm, gm.c.member(fa.id), "Judgment")
+    corpse, hob = cs.foes
+    put(gm, fa, 6, 1)
+    put(gm, corpse, 8, 1)
+    put(gm, hob, 9, 1)
+    corpse.ap = 0
+    answered(gm, fa, "Judgment")
+    assert (corpse.stun, corpse.wounds) == (1, 1)
+    assert (hob.stun, hob.wounds) == (0, 0)  # not undead
+
+
+def test_martyr_wounds_the_cleric_and_frees_the_allies_of_their_fears() -> None:
+    gm, fa, fb = healer_and_ally(7)
+    cleric(gm, gm.c.member(fa.id), "Martyr")
+    ally = gm.c.member(fb.id).adv.character
+    ally.afflictions |= {"bleeding", "terrified", "shaken", "sleepy"}
+    answered(gm, fa, "Martyr")
+    assert not ally.afflictions & {"bleeding", "terrified", "shaken", "sleepy"}
+    me = gm.c.member(fa.id).adv.character
+    assert sum(me.attrs[a].wounds for a in ATTRS) == 1
+
+
+def test_numbness_heals_every_pre_wound_for_a_strength_and_a_dexterity_fatigue() -> None:
+    gm, fa, fb = healer_and_ally(7)
+    cleric(gm, gm.c.member(fa.id), "Numbness")
+    ally = gm.c.member(fb.id).adv.character
+    ally.attrs[Attr.PRE].wounds = 1
+    answered(gm, fa, "Numbness", fb)
+    assert ally.attrs[Attr.PRE].wounds == 0
+    assert (ally.attrs[Attr.STR].fatigue, ally.attrs[Attr.DEX].fatigue) == (1, 1)

@@ -84,3 +84,27 @@ def test_a_spent_action_list_stays_consistent_after_casting() -> None:
     gm.apply(casts[0])
     assert gm.c.phase in (Phase.EXPLORATION, Phase.COMBAT, Phase.OVER)
     assert gm.c.expedition is None or gm.c.expedition.turns >= 1
+
+
+def test_out_of_a_fight_the_seasons_and_martyrdom_play_on_the_party() -> None:
+    """Prayer of Spring heals one wound of each adventurer; Martyr wounds the cleric and frees the others of
+    bleeding, terror, shaking and sleepiness (the party stands together out of a fight)."""
+    from rules.gm import powers
+
+    gm = game(corridor(), seed=3, party=2)
+    exploration.enter(gm, "test-site")
+    priest, other = gm.c.party
+    for m in gm.c.party:
+        m.adv.character.afflictions.clear()
+        m.adv.character.attrs[Attr.DEX].score = 3
+        m.adv.character.add_wounds(1, forced=Attr.DEX)
+    spring = powers.handler("prayer", "Prayer of Spring")
+    assert spring is not None and spring.outside is not None
+    spring.outside(gm, priest)
+    assert [m.adv.character.attrs[Attr.DEX].wounds for m in gm.c.party] == [0, 0]
+    other.adv.character.afflictions |= {"terrified", "bleeding"}
+    martyr = powers.handler("prayer", "Martyr")
+    assert martyr is not None and martyr.outside is not None
+    martyr.outside(gm, priest)
+    assert not other.adv.character.afflictions & {"terrified", "bleeding"}
+    assert sum(priest.adv.character.attrs[a].wounds for a in Attr) == 1
