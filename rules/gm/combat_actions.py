@@ -448,17 +448,9 @@ def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
             out.append(_act(f"pray:{f.id}:{prayer}", "pray", f"{who.name}: pray ({prayer})", f, cost,
                             reason="Not yet automated.", params=(("prayer", prayer),), rule=rule))  # fmt: skip
             continue
-        exhausted = prayer in prayers.exhausted
-        plea = exhausted and not prayers.plea_used
-        why: str | None = None
+        why, exhausted, plea = powers.prayer_blocked(gm, who, prayer)
         if not ch.has_trait("Divine mandate"):
             why = "Needs the Divine mandate trait."
-        elif not carries(who, gm.content, "holy_symbol"):
-            why = "No holy symbol: the prayer won't work."
-        elif prayers.angered:
-            why = "The god is angered: no prayer is answered until a sacrifice."
-        elif exhausted and not plea:
-            why = "Exhausted until a rest (the desperate plea of this expedition is spent)."
         for g, m in powers.fight_targets(gm, cs, f, power):
             whom = "everyone Nearby" if power.area else "themself" if g is f else m.name
             label = f"{who.name}: pray for {prayer} on {whom}" + (" (desperate plea)" if exhausted and plea else "")

@@ -147,17 +147,8 @@ def magic_actions(gm: GM) -> list[Action]:
                 )
         prayers = m.adv.prayers
         if prayers is not None and m.adv.character.has_trait("Divine mandate"):
-            has_symbol = carries(m, gm.content, "holy_symbol")
             for prayer in prayers.memorised:
-                exhausted = prayer in prayers.exhausted
-                plea = exhausted and not prayers.plea_used
-                why = None
-                if not has_symbol:
-                    why = "No holy symbol: the prayer won't work."
-                elif prayers.angered:
-                    why = "The god is angered: no prayer is answered until a sacrifice."
-                elif exhausted and not plea:
-                    why = "Exhausted until a rest (the desperate plea of this expedition is spent)."
+                why, exhausted, plea = powers.prayer_blocked(gm, m, prayer)
                 label = f"{m.name}: pray for {prayer}" + (" (desperate plea)" if exhausted and plea else "")
                 out.append(
                     Action(

@@ -33,6 +33,7 @@ from rules.gm import combat_grid as grid
 from rules.gm.combat_foes import hurt_foe
 from rules.gm.combat_gear import WEAPON_SPELLS
 from rules.gm.combat_state import CombatState, Fighter, Foe
+from rules.gm.gear import carries
 from rules.inventory import Carried
 
 if TYPE_CHECKING:
@@ -92,6 +93,24 @@ def nearby(gm: GM, cs: CombatState, f: Fighter, reach: int = grid.NEARBY) -> tup
     allies = [(g, m) for g, m in core.standing(gm, cs) if grid.distance(f.tile, g.tile) <= reach]
     foes = [e for e in cs.active_foes() if grid.distance(f.tile, e.tile) <= reach]
     return allies, foes
+
+
+def prayer_blocked(gm: GM, m: Member, prayer: str) -> tuple[str | None, bool, bool]:
+    """Why ``m`` cannot pray for ``prayer`` now (None: they can), whether it is exhausted, and whether the
+    desperate plea of this expedition would carry it; the same in and out of a fight."""
+    prayers = m.adv.prayers
+    if prayers is None:
+        return "No prayers.", False, False
+    exhausted = prayer in prayers.exhausted
+    plea = exhausted and not prayers.plea_used
+    why = None
+    if not carries(m, gm.content, "holy_symbol"):
+        why = "No holy symbol: the prayer won't work."
+    elif prayers.angered:
+        why = "The god is angered: no prayer is answered until a sacrifice."
+    elif exhausted and not plea:
+        why = "Exhausted until a rest (the desperate plea of this expedition is spent)."
+    return why, exhausted, plea
 
 
 # --- shared effects ------------------------------------------------------------------------------------------
