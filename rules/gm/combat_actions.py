@@ -743,8 +743,13 @@ def _detach_action(t: Turn, action: Action) -> None:
 @TABLE.applies("equip")
 def _equip(t: Turn, action: Action) -> None:
     take_in_hand(t.gm, t.who, str(action.param("item")))
+    _shield_gone(t)
+
+
+def _shield_gone(t: Turn) -> None:
+    """A shield that left the hand (to the pack, or to an ally) takes its tokens with it."""
     if t.f.shield and shield_of(t.gm, t.who) is None:
-        t.f.shield = 0  # the shield went back to the pack, and its tokens with it
+        t.f.shield = 0
         t.gm.emit("tokens", f"{t.who.name} no longer holds a shield: its tokens are gone.", who=t.who.id)
 
 
@@ -758,6 +763,7 @@ def _give(t: Turn, action: Action) -> None:
     if ally is None:
         raise RuleError("that adventurer is gone")
     give(t.gm, t.who, items[index], ally)
+    _shield_gone(t)
 
 
 @TABLE.applies("pickup")

@@ -278,6 +278,7 @@ def give(gm: GM, giver: Member, item: Carried, receiver: Member) -> None:
     if why is not None:
         raise RuleError(why)
     inv = giver.adv.inventory
+    noun = gift_noun(item)
     thing = _one(item)
     if thing is item:
         inv.remove(item)
@@ -304,5 +305,5 @@ def give(gm: GM, giver: Member, item: Carried, receiver: Member) -> None:
         thing.equipped = True
     receiver.adv.inventory.add(thing, where)
     how = "puts on" if where == TORSO else "takes"
-    gm.emit("give", f"{giver.name} gives {receiver.name} the {thing.name}; {receiver.name} {how} it"
+    gm.emit("give", f"{giver.name} gives {receiver.name} {noun}; {receiver.name} {how} it"
             + (", still burning." if passed_lit else "."), who=giver.id, to=receiver.id, item=thing.name)  # fmt: skip

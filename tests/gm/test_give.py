@@ -118,3 +118,26 @@ def test_in_a_fight_giving_to_an_ally_next_to_you_costs_one_action() -> None:
     assert b.adv.inventory.find("Ration") is not None
     put(gm, fb, 5, 2)  # no longer next to each other: nothing to give
     assert not any(x.kind == "give" for x in gm.legal_actions() if x.who == a.id)
+
+
+def test_a_shield_given_away_in_a_fight_takes_its_tokens_and_one_torch_is_said_so() -> None:
+    """Playtest (seed 13): the giver kept the shield's 2 tokens after handing the shield over; and "give a
+    torch" was announced as "gives ... the Torches"."""
+    from rules.gm import combat
+    from tests.gm.test_combat import cs_of, put
+
+    gm = two()
+    a, b = gm.c.party
+    a.adv.inventory.add(Carried("Wooden shield", "", equipped=True), HANDS[1])
+    b.adv.inventory.add(Carried("Torches", "", count=2), "Bag")
+    combat.start(gm, [("Giant Rat", 1)], source="a test", surprise="party")
+    cs = cs_of(gm)
+    fa, fb = cs.fighter(a.id), cs.fighter(b.id)
+    put(gm, fa, 1, 1)
+    put(gm, fb, 1, 2)
+    put(gm, cs.foes[0], 9, 1)
+    fa.shield = 2
+    gm.apply(f"give:{a.id}:{index_of(gm, 0, 'Wooden shield')}:{b.id}")
+    assert fa.shield == 0
+    events = gm.apply(f"give:{b.id}:{index_of(gm, 1, 'Torches')}:{a.id}")
+    assert any(e.kind == "give" and f"gives {a.name} a torch" in e.text for e in events)
