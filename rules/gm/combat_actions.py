@@ -23,7 +23,7 @@ from rules.dice import d
 from rules.gm import combat_core as core
 from rules.gm import combat_flow, powers
 from rules.gm import combat_grid as grid
-from rules.gm.combat_foes import hurt_foe
+from rules.gm.combat_foes import hurt_foe, wake
 from rules.gm.combat_gear import (
     WEAPON_SPELLS,
     Arm,
@@ -280,6 +280,8 @@ def _target_reason(gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, f
         return f"Needs {arm.silver} silver per shot."
     if not grid.in_reach(f.tile, foe.tile, arm.reach, diagonals=arm.diagonal):
         return f"Out of reach: {grid.distance(f.tile, foe.tile)} tiles away."
+    if core.lasting(cs, foe, "Arcane prison"):
+        return "Locked in an arcane crystal: nothing touches it."
     return None
 
 
@@ -408,6 +410,9 @@ def _manoeuvre_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list
 
 @_for_fighter
 def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """Cast a memorised spell: the weapon spells (Magic Missile, Silver cannon) arm the wizard for the fight;
+    every other spell with an effect in a fight is aimed at whom it may touch (:mod:`rules.gm.powers`).  A spell
+    with no use in a fight (Light, Pocket reality...) is not offered."""
     out: list[Action] = []
     ch = who.adv.character
     book = who.adv.spellbook
@@ -417,23 +422,33 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
             cost = entry.actions if entry is not None else 1
             rule = f"{spell}: {entry.text}" if entry is not None else spell
             reason: str | None = None
-            if spell not in WEAPON_SPELLS:
-                reason = "Not yet automated."
-            elif spell in book.forgotten:
+            if spell in book.forgotten:
                 reason = "Forgotten."
             elif not ch.has_trait("Magic user"):
                 reason = "Needs the Magic user trait."
-            elif spell in f.spells:
-                reason = "Already in effect for this combat."
-            out.append(_act(f"cast:{f.id}:{spell}", "cast", f"{who.name}: cast {spell}", f, cost, reason=reason,
-                            params=(("spell", spell),), rule=rule))  # fmt: skip
+            elif f.channel:
+                reason = "Channelling a spell: no other action."
+            if spell in WEAPON_SPELLS:
+                if reason is None and spell in f.spells:
+                    reason = "Already in effect for this combat."
+                out.append(_act(f"cast:{f.id}:{spell}", "cast", f"{who.name}: cast {spell}", f, cost, reason=reason,
+                                params=(("spell", spell),), rule=rule))  # fmt: skip
+                continue
+            power = powers.handler("spell", spell)
+            if power is None or power.fight is None:
+                continue
+            for aim in powers.fight_targets(gm, cs, f, power):
+                label = f"{who.name}: cast {spell}" + ("" if power.aim == "self" else f" on {aim.whom}")
+                out.append(_act(f"cast:{f.id}:{spell}:{aim.id}", "cast", label, f, cost, target=aim.id,
+                                reason=reason or aim.reason, params=(("spell", spell),), rule=rule))  # fmt: skip
     out += _prayer_actions(gm, cs, f, who)
     return out
 
 
 def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
     """Invoke a prayer (1 action unless its text says more): the PRE test first; answered, its effect lands on
-    the chosen ally (or the cleric) within its reach (:mod:`rules.gm.powers`)."""
+    the chosen target within its reach (:mod:`rules.gm.powers`).  A prayer with no use in a fight is not
+    offered."""
     out: list[Action] = []
     prayers = who.adv.prayers
     if prayers is None:
@@ -445,17 +460,15 @@ def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
         rule = f"{prayer}: {entry.text}" if entry is not None else prayer
         power = powers.handler("prayer", prayer)
         if power is None or power.fight is None:
-            out.append(_act(f"pray:{f.id}:{prayer}", "pray", f"{who.name}: pray ({prayer})", f, cost,
-                            reason="Not yet automated.", params=(("prayer", prayer),), rule=rule))  # fmt: skip
             continue
         why, exhausted, plea = powers.prayer_blocked(gm, who, prayer)
         if not ch.has_trait("Divine mandate"):
             why = "Needs the Divine mandate trait."
-        for g, m in powers.fight_targets(gm, cs, f, power):
-            whom = "everyone Nearby" if power.area else "themself" if g is f else m.name
-            label = f"{who.name}: pray for {prayer} on {whom}" + (" (desperate plea)" if exhausted and plea else "")
-            out.append(_act(f"pray:{f.id}:{prayer}:{g.id}", "pray", label, f, cost, target=g.id, reason=why,
-                            params=(("prayer", prayer), ("plea", exhausted)), rule=rule))  # fmt: skip
+        for aim in powers.fight_targets(gm, cs, f, power):
+            label = f"{who.name}: pray for {prayer} on {aim.whom}" + (" (desperate plea)" if exhausted and plea else "")
+            out.append(_act(f"pray:{f.id}:{prayer}:{aim.id}", "pray", label, f, cost, target=aim.id,
+                            reason=why or aim.reason, params=(("prayer", prayer), ("plea", exhausted)),
+                            rule=rule))  # fmt: skip
     return out
 
 
@@ -491,6 +504,8 @@ def _skill_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
 def _move_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
     out: list[Action] = []
     steps, cost = move_steps(gm, who)
+    if core.lasting(cs, f, "Haste"):
+        steps *= 2  # Haste: "movement speed doubled until the end of the combat"
     stuck = _why_stuck(f)
     reach = {} if stuck else fighter_moves(gm, cs, f, steps)
     if cs.exit is not None:
@@ -657,12 +672,13 @@ def _manoeuvre_action(t: Turn, action: Action) -> None:
 
 @TABLE.applies("cast")
 def _cast_action(t: Turn, action: Action) -> None:
-    _cast(t.gm, t.cs, t.f, t.who, str(action.param("spell")))
+    target = powers.resolve_target(t.cs, action.target) if action.target else None
+    _cast(t.gm, t.cs, t.f, t.who, str(action.param("spell")), target)
 
 
 @TABLE.applies("pray")
 def _pray_action(t: Turn, action: Action) -> None:
-    _pray(t.gm, t.cs, t.f, t.who, str(action.param("prayer")), t.cs.fighter(action.target or ""),
+    _pray(t.gm, t.cs, t.f, t.who, str(action.param("prayer")), powers.resolve_target(t.cs, action.target or ""),
           plea=bool(action.param("plea")))  # fmt: skip
 
 
@@ -982,6 +998,11 @@ def attack(
     backstab = ch.has_trait("Cold blood") and core.engaged(gm, cs, foe, f)
     if backstab and Attr.STR in attrs and Attr.DEX not in attrs:
         attrs.append(Attr.DEX)  # Cold blood: "you may use Dexterity to hit with weapons that would require Strength"
+    if core.lasting(cs, f, "Telekinesis") and Attr.STR in attrs and Attr.INT not in attrs:
+        attrs.append(Attr.INT)  # Telekinesis: "use any weapon with intelligence as strength for one turn"
+    fury = f.effects.pop("Righteous Fury", 0) >= cs.round  # "3 extra dice in the next row ... one wound"
+    if fury:
+        extra_dice += 3
     attr = attr_override or max(attrs, key=lambda a: (ch.available(a, in_combat=True), -attrs.index(a)))
     adv = 1 if atk.modifier is Modifier.ADVANTAGE else 0
     dis = (1 if atk.modifier is Modifier.DISADVANTAGE else 0) + extra_disadvantage
@@ -989,6 +1010,8 @@ def attack(
         dis += 1
     if foe.tricked_round >= cs.round:
         adv += 1  # Dirty tricks: "Any ally attacking this enemy has advantage."
+    if core.lasting(cs, foe, "Bonedance"):
+        adv += 1  # "All tests made against that creature are made with advantage."
     offered = foe.dodge + (0 if arm.ignore_shields else foe.shield)
     reason = f"attacking {core.label(foe)} with the {arm.name}" + (f" ({mode})" if mode else "")
     if arm.silver:
@@ -1004,6 +1027,7 @@ def attack(
         )  # fmt: skip
         _spend_foe_tokens(gm, foe, roll, max(0, dis - adv), offered, arm.ignore_shields)
         hit, crit = roll.verdict.success, roll.verdict.great_success
+    wake(gm, foe)  # an attack disturbs a sleeper, hit or miss
     _after_throw(gm, cs, f, who, arm, foe, mode)
     if arm.reload and arm.key not in f.unloaded:
         f.unloaded.append(arm.key)
@@ -1020,6 +1044,8 @@ def attack(
     effects = atk.effects_on(crit)
     if backstab:
         wounds += 1  # Cold blood: "you cause one extra wound"
+    if fury:
+        wounds += 1
     if mode == "reckless attack":
         wounds += 1
         f.reckless = True
@@ -1027,7 +1053,7 @@ def attack(
         wounds *= 2
     if mode == "incapacitating strike":
         wounds = min(wounds, 1)
-        foe.immobilized_round = _next_enemy_round(cs)
+        foe.immobilized_round = core.next_enemy_round(cs)
     gm.emit("hit_foe", f"{who.name} hits {core.label(foe)}" + (" — a critical hit!" if crit else "."), who=who.id,
             foe=foe.id, critical=crit)  # fmt: skip
     was_alive = foe.active
@@ -1129,7 +1155,7 @@ def _manoeuvre_apply(gm: GM, cs: CombatState, f: Fighter, who: Member, action: A
         _charge(gm, cs, f, who, foe)
     elif key == "turtle":
         _defend(gm, f, who)
-        f.turtle_round = _next_enemy_round(cs)
+        f.turtle_round = core.next_enemy_round(cs)
     elif key == "quick thinking":
         roll = _test(gm, cs, f, who, Attr.parse(str(action.param("attr"))), "quick thinking")
         if roll.verdict.success:
@@ -1182,7 +1208,7 @@ def _feint(gm: GM, cs: CombatState, f: Fighter, who: Member, foe: Foe) -> None:
     gm.emit("feint", f"{who.name} feints: {core.label(foe)} loses its shield and dodge tokens.", who=who.id,
             foe=foe.id)  # fmt: skip
     if had_shield and who.adv.character.has_skill("Swashbuckler"):
-        foe.pinned_round = _next_enemy_round(cs)  # "your opponent may not attack next turn"
+        foe.pinned_round = core.next_enemy_round(cs)  # "your opponent may not attack next turn"
 
 
 def _intimidate(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
@@ -1196,7 +1222,9 @@ def _intimidate(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
                           attacker=f, pre=True)  # fmt: skip
 
 
-def _pray(gm: GM, cs: CombatState, f: Fighter, who: Member, prayer: str, target: Fighter, *, plea: bool) -> None:
+def _pray(
+    gm: GM, cs: CombatState, f: Fighter, who: Member, prayer: str, target: powers.Target, *, plea: bool
+) -> None:
     """Invoke a prayer in a fight: the PRE test first (failure: ignored; critical failure: the god is angered;
     great success: a miracle too), then its effect on ``target``."""
     prayers = who.adv.prayers
@@ -1227,11 +1255,15 @@ def _pray(gm: GM, cs: CombatState, f: Fighter, who: Member, prayer: str, target:
         powers.miracle(gm, who, res.miracle.special or "", res.miracle)
 
 
-def _cast(gm: GM, cs: CombatState, f: Fighter, who: Member, spell: str) -> None:
-    """Cast a combat spell: it works, then the INT test (forgotten on a failure; a mishap on a critical one)."""
+def _cast(gm: GM, cs: CombatState, f: Fighter, who: Member, spell: str, target: powers.Target | None = None) -> None:
+    """Cast a spell in a fight: it works, then the INT test (forgotten on a failure; a mishap on a critical
+    one)."""
     book = who.adv.spellbook
     if book is None:
         raise RuleError(f"{who.name} has no spells")
+    power = powers.handler("spell", spell) if spell not in WEAPON_SPELLS else None
+    if spell not in WEAPON_SPELLS and (power is None or power.fight is None or target is None):
+        raise RuleError(f"{spell} has no use in a fight")
     ch = who.adv.character
     spec = ch.test_spec(Attr.INT, in_combat=True)
     res = cast_spell(
@@ -1243,9 +1275,12 @@ def _cast(gm: GM, cs: CombatState, f: Fighter, who: Member, spell: str) -> None:
         has_conductor=has_conductor(gm, who),
         player=lambda t: gm.decider.reroll(gm, who, t),
     )
-    f.spells.append(spell)
     gm.emit("cast", f"{who.name} casts {spell}: {res.outcome.value}.", who=who.id, spell=spell,
             outcome=res.outcome.value)  # fmt: skip
+    if power is not None and power.fight is not None:
+        power.fight(gm, cs, f, who, target)
+    else:
+        f.spells.append(spell)
     if res.test is not None:
         v = res.test.verdict
         if v.fatigue:

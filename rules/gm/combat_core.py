@@ -19,7 +19,7 @@ from rules.content.schema_bestiary import Monster, MonsterSpecial
 from rules.dice import d, roll_risk
 from rules.gm import combat_grid as grid
 from rules.gm.combat_gear import weapon_entry
-from rules.gm.combat_state import CombatState, Dropped, Fighter, Foe
+from rules.gm.combat_state import COMBAT, CombatState, Dropped, Fighter, Foe
 from rules.inventory import HANDS
 from rules.notation import Effect
 
@@ -142,6 +142,53 @@ def release(cs: CombatState, foe: Foe) -> None:
     foe.grabbing = foe.hooking = foe.attached = None
 
 
+# --- powers lasting on a fighter or an enemy ---------------------------------------------------------------
+
+
+def next_enemy_round(cs: CombatState) -> int:
+    """The round of the enemies' next turn."""
+    return cs.round if cs.phase == "fast" else cs.round + 1
+
+
+def next_turn(cs: CombatState, who: Fighter | Foe) -> int:
+    """The round of ``who``'s next turn, or of this one while it is under way (RULINGS R191)."""
+    if isinstance(who, Foe):
+        return next_enemy_round(cs)
+    return cs.round if cs.phase == "fast" or not who.fast else cs.round + 1
+
+
+def put(cs: CombatState, who: Fighter | Foe, name: str, turns: int | None = None) -> int:
+    """``name`` lasts on ``who`` for ``turns`` of its turns (None: the whole fight); returns its last round."""
+    until = COMBAT if turns is None else next_turn(cs, who) + max(1, turns) - 1
+    who.effects[name] = max(until, who.effects.get(name, 0))
+    return until
+
+
+def lasting(cs: CombatState, who: Fighter | Foe, name: str) -> bool:
+    return who.effects.get(name, 0) >= cs.round
+
+
+def expire(gm: GM, cs: CombatState) -> list[tuple[Fighter | Foe, str]]:
+    """Drop the effects whose last round has passed (at a new round); returns what ended, on whom."""
+    ended: list[tuple[Fighter | Foe, str]] = []
+    everyone: list[Fighter | Foe] = [*cs.fighters, *cs.foes]
+    for who in everyone:
+        for name, until in list(who.effects.items()):
+            if until < cs.round:
+                del who.effects[name]
+                ended.append((who, name))
+                if isinstance(who, Foe):
+                    if who.active:
+                        gm.emit("effect_ends", f"{name} ends on {label(who)}.", foe=who.id, effect=name)
+                    if name == "Phobia":
+                        who.fear = ""
+                else:
+                    m = member(gm, who.id)
+                    if m is not None:
+                        gm.emit("effect_ends", f"{name} ends on {m.name}.", who=m.id, effect=name)
+    return ended
+
+
 # --- damage to adventurers ------------------------------------------------------------------------------
 
 
@@ -163,6 +210,9 @@ def hurt_member(
     """Wounds to an adventurer in the fight; returns the wounds taken."""
     from rules.attributes import Attr
 
+    if lasting(cs, fighter, "Arcane prison"):
+        gm.emit("immune", f"{who.name} is locked in the arcane crystal: nothing touches them.", who=who.id)
+        return 0
     mark = len(gm.events)
     taken = gm.harm(
         who,
@@ -295,6 +345,8 @@ def kill_foe(gm: GM, cs: CombatState, foe: Foe, killer: Fighter | None, reason: 
     if foe.tile not in cs.corpses:
         cs.corpses.append(foe.tile)
     gm.emit("kill", f"{label(foe)} dies ({reason}).", foe=foe.id, monster=foe.monster)
+    if lasting(cs, foe, "Dirge"):  # "If that target dies with the token, all nearby living creatures heal 2 wounds."
+        _dirge(gm, cs, foe)
     if killer is not None:
         who = member(gm, killer.id)
         if who is not None and who.adv.character.has_trait("Battle trance"):
@@ -306,6 +358,18 @@ def kill_foe(gm: GM, cs: CombatState, foe: Foe, killer: Fighter | None, reason: 
         for f, who in standing(gm, cs):
             if _in_area(f.tile, foe.tile, burst.area):
                 apply_effect(gm, cs, f, who, burst.effect, f"{foe.monster} bursting")
+
+
+def _dirge(gm: GM, cs: CombatState, dead: Foe) -> None:
+    gm.emit("dirge", f"The dirge is sung out over {label(dead)}: the living nearby heal.", foe=dead.id)
+    for f, m in standing(gm, cs):
+        if grid.distance(f.tile, dead.tile) <= grid.NEARBY:
+            gm.heal(m, 2, "Dirge")
+    for e in cs.active_foes():
+        if grid.distance(e.tile, dead.tile) <= grid.NEARBY and living(gm, sheet(gm, e.monster)) and e.wounds:
+            healed = min(2, e.wounds)
+            e.wounds -= healed
+            gm.emit("foe_heal", f"{label(e)} heals {healed} wound(s) (Dirge).", foe=e.id, wounds=e.wounds)
 
 
 def _in_area(t: tuple[int, int], origin: tuple[int, int], area: str | None) -> bool:

@@ -252,6 +252,37 @@ def _begin_turns(gm: GM, cs: CombatState, fast: bool) -> None:
         f.broke_free_tried = False
         f.help_ready = f.helped_by is not None
         f.actions = _actions_for(gm, cs, who) if who.adv.character.can_act else 0
+        _powers_at_turn(gm, cs, f, who)
+
+
+def _powers_at_turn(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
+    """What the powers on an adventurer do as their turn begins."""
+    ch = who.adv.character
+    for a, n in list(f.owed_fatigue.items()):  # Apotheosis: "then next turn get it back"
+        del f.owed_fatigue[a]
+        gm.fatigue(who, "Apotheosis fades", Attr(a), points=n)
+    if f.actions and core.lasting(cs, f, "Magic Shield") and f.shield < core.MAX_SHIELD:
+        f.shield += 1  # "the wizard get a shield token on the start of the wizard's turn"
+        gm.emit("tokens", f"{who.name}'s magic shield: +1 shield token.", who=who.id, shield=f.shield)
+    if f.actions and core.lasting(cs, f, "Hyperfocus"):
+        f.actions = 3  # "the target will have 3 actions, but can only perform the same action"
+    for name, text in (("Arcane prison", "is locked in the arcane crystal"), ("Hold", "is paralysed"),
+                       ("Purge the filth", "retches black slime")):  # fmt: skip
+        if f.actions and core.lasting(cs, f, name):
+            f.actions = 0
+            gm.emit("idle", f"{who.name} {text} and cannot act.", who=who.id)
+    if f.channel and f.actions:
+        power, _, target = f.channel.partition(":")
+        foe = next((e for e in cs.active_foes() if e.id == target), None)
+        keep = foe is not None and ch.can_act and gm.decider.choose(
+            gm, who, f"Keep channelling {power} on {core.label(foe)}? (no moving or acting while you do)",
+            ["keep channelling", "let it go"]) == "keep channelling"  # fmt: skip
+        if foe is None or not keep:
+            f.channel = ""
+            gm.emit("channel_ends", f"{who.name} stops channelling {power}.", who=who.id)
+        else:
+            f.actions = 0  # "The wizard can't move or act while channelling."
+            core.add_stun(gm, cs, foe, 2, power)  # Shackles: "adding 2 stun tokens per turn"
 
 
 def _end_turns(gm: GM, cs: CombatState, fast: bool) -> None:
@@ -271,6 +302,14 @@ def _new_round(gm: GM, cs: CombatState) -> None:
     cs.phase = "fast"
     gm.c.stats.combat_rounds += 1
     gm.emit("round", f"Round {cs.round}.", round=cs.round)
+    for who, name in core.expire(gm, cs):
+        if name == "Purge the filth":  # "After that the target heals 3 wounds."
+            if isinstance(who, Foe) and who.active:
+                healed = min(3, who.wounds)
+                who.wounds -= healed
+                gm.emit("foe_heal", f"{core.label(who)} heals {healed} wound(s) (Purge the filth).", foe=who.id)
+            elif isinstance(who, Fighter) and (m := core.member(gm, who.id)) is not None:
+                gm.heal(m, 3, "Purge the filth")
     _begin_turns(gm, cs, True)
 
 
@@ -299,6 +338,7 @@ def _cleanup(gm: GM, cs: CombatState) -> None:
         f.dodge = 0
     for e in cs.foes:
         e.dodge = 0
+    _burn(gm, cs)
     for f, who in core.standing(gm, cs):
         ch = who.adv.character
         if f.bleeding_out is not None and cs.round >= f.bleeding_out:
@@ -306,6 +346,18 @@ def _cleanup(gm: GM, cs: CombatState) -> None:
                 gm.death(who, "bled out before anyone could stabilise them")
                 core.fell(gm, cs, f)
             f.bleeding_out = None
+
+
+def _burn(gm: GM, cs: CombatState) -> None:
+    """Arcane fire: "anything standing in that tile takes 2 wounds per turn, those wounds can be reduced"."""
+    if not cs.fire:
+        return
+    for e in cs.active_foes():
+        if e.tile in cs.fire:
+            foes.hurt_foe(gm, cs, e, 2, "Arcane fire", magic=True, fire=True, hit=False)
+    for f, who in core.standing(gm, cs):
+        if f.tile in cs.fire:
+            core.hurt_member(gm, cs, f, who, 2, "Arcane fire", from_attack=False)
 
 
 def advance(gm: GM) -> None:

@@ -103,8 +103,11 @@ def moves(gm: GM, cs: CombatState, foe: Foe, steps: int | None = None) -> dict[T
     """Tiles ``foe`` can move to this action."""
     m = core.sheet(gm, foe.monster)
     tags = core.rules_of(m)
-    if foe.immobilized_round == cs.round:
+    if foe.immobilized_round == cs.round or held(cs, foe):
         return {}
+    if steps is None:
+        bent = core.lasting(cs, foe, "Bonedance")  # "Halves that creature move speed"
+        steps = m.movement // 2 if bent else m.movement
     fighters = {f.tile for f, _ in core.standing(gm, cs)}
     through = bool({"immaterial", "incorporeal"} & tags) or foe.incorporeal_round != 0
     stack = core.special(m, "stack")
@@ -119,9 +122,13 @@ def moves(gm: GM, cs: CombatState, foe: Foe, steps: int | None = None) -> dict[T
         if foreign or len(others) >= per_tile:
             occupied.add(t)
     threat = {t for f in fighters for t in grid.around(f)}
+    feared = next((f.tile for f, _ in core.standing(gm, cs) if f.id == foe.fear), None)
+    if feared is not None:  # Phobia: it never comes Close to whom it fears
+        occupied |= {t for t in cs.tiles if grid.close(t, feared)}
+    occupied |= set(cs.fire)  # nothing walks into Arcane fire
     return grid.reachable(
         foe.tile,
-        m.movement if steps is None else steps,
+        steps,
         set(cs.tiles),
         blocked=set() if through else fighters,
         occupied=occupied,
@@ -140,6 +147,42 @@ def _free(cs: CombatState, t: Tile, me: Foe) -> bool:
     return t in set(cs.tiles) and all(i == me.id for i in who)
 
 
+def held(cs: CombatState, foe: Foe) -> bool:
+    """Held in place by a power: Glue, Shackles, Hold, the arcane prison, asleep, or commanded to stand."""
+    return (
+        any(core.lasting(cs, foe, n) for n in ("Glue", "Hold", "Arcane prison", "Nightmare", "Command undead"))
+        or any(f.channel == f"Shackles:{foe.id}" for f in cs.fighters)
+    )
+
+
+def _idle(gm: GM, cs: CombatState, foe: Foe) -> bool:
+    """A power that takes this enemy's turn: it says so, and the turn is lost."""
+    why = next(
+        (text for name, text in (
+            ("Arcane prison", "is locked in the arcane crystal"),
+            ("Hold", "is paralysed"),
+            ("Purge the filth", "retches black slime"),
+            ("Nightmare", "sleeps a restless sleep"),
+            ("Command undead", "stands still, as it was commanded"),
+        ) if core.lasting(cs, foe, name)),
+        None,
+    )  # fmt: skip
+    if why is None:
+        return False
+    gm.emit("foe_idle", f"{core.label(foe)} {why}.", foe=foe.id)
+    return True
+
+
+def _unglue(gm: GM, cs: CombatState, foe: Foe, m: Monster) -> None:
+    """Glue: "they must succeed a test and spend one action to get free" (its level in dice; a 4+ frees it)."""
+    faces = roll(gm.rng, max(1, m.level))
+    free = any(f >= 4 for f in faces)
+    if free:
+        del foe.effects["Glue"]
+    gm.emit("foe_unglue", f"{core.label(foe)} strains against the glue ({faces}): "
+            + ("it tears free." if free else "still stuck."), foe=foe.id, faces=faces)  # fmt: skip
+
+
 # --- the turn ------------------------------------------------------------------------------------------------
 
 
@@ -156,8 +199,12 @@ def enemy_turn(gm: GM, cs: CombatState, foe: Foe) -> bool:
         return False
     foe.incorporeal_round = 0  # Phase out lasts until its next turn (R66)
     core.bleed_foe(gm, cs, foe)
+    if foe.active and core.lasting(cs, foe, "Memento mori"):  # "Target undead start taking 1 wound per turn"
+        hurt_foe(gm, cs, foe, 1, "Memento mori", magic=True, hit=False)
     if not foe.active:
         return True
+    if _idle(gm, cs, foe):
+        return False
     tags = core.rules_of(m)
     if "dodge_token_each_turn" in tags:
         foe.dodge += 1
@@ -177,6 +224,11 @@ def enemy_turn(gm: GM, cs: CombatState, foe: Foe) -> bool:
             left -= 1
             did = True
             gm.emit("foe_recover", f"{core.label(foe)} recovers from a stun token.", foe=foe.id, stun=foe.stun)
+            continue
+        if core.lasting(cs, foe, "Glue"):
+            left -= 1
+            did = True
+            _unglue(gm, cs, foe, m)
             continue
         if foe.disarmed:
             foe.disarmed = False
@@ -288,10 +340,12 @@ def _landing(cs: CombatState, foe: Foe, target: Fighter) -> Tile | None:
 
 
 def _plan(gm: GM, cs: CombatState, foe: Foe, m: Monster, left: int) -> Plan | None:
-    pool = targets(gm, cs)
+    pool = [(f, w) for f, w in targets(gm, cs) if f.id != foe.fear and not core.lasting(cs, f, "Arcane prison")]
     if not pool:
         return None
     acts = [a for a in m.actions if a.actions <= left]
+    if core.lasting(cs, foe, "Ignorance"):  # "can't use any INT based attacks"
+        acts = [a for a in acts if (atk := attack_of(a)) is None or Attr.INT not in atk.attributes]
     may_attack = foe.pinned_round != cs.round
     # 1. a grabbed victim is eaten
     if foe.grabbing is not None and may_attack:
@@ -927,6 +981,12 @@ def _ram(gm: GM, cs: CombatState, foe: Foe, a: MonsterAction, target: Fighter) -
         left -= 1
 
 
+def wake(gm: GM, foe: Foe) -> None:
+    """Nightmare: "The creature will wake up normally if disturbed" (attacked or hurt)."""
+    if foe.effects.pop("Nightmare", None) is not None:
+        gm.emit("foe_wakes", f"{core.label(foe)} wakes from its nightmare.", foe=foe.id)
+
+
 def hurt_foe(
     gm: GM,
     cs: CombatState,
@@ -946,6 +1006,10 @@ def hurt_foe(
     """Wounds to an enemy: armour (breaks, never repaired), resistance, its core.special rules; returns wounds dealt."""
     if not foe.active:
         return 0
+    if core.lasting(cs, foe, "Arcane prison"):
+        gm.emit("immune", f"{core.label(foe)} is locked in the arcane crystal: nothing touches it.", foe=foe.id)
+        return 0
+    wake(gm, foe)
     m = core.sheet(gm, foe.monster)
     tags = core.rules_of(m)
     if "ethereal" in tags and not magic:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from rules.inventory import Carried
 
 Tile = tuple[int, int]
+COMBAT = 1_000_000  # an effect's last round when it lasts the whole fight
 
 
 @dataclass
@@ -45,6 +46,9 @@ class Fighter:
     attacked_count: int = 0  # ...and how many attacks in it
     bleeding_out: int | None = None  # "if not stabilised in 1 combat turn": dies at the end of this round
     free_crit: bool = False  # Stalker: the first attack of a surprise is a critical hit
+    effects: dict[str, int] = field(default_factory=dict)  # powers on this fighter: name -> last round (COMBAT: all)
+    owed_fatigue: dict[str, int] = field(default_factory=dict)  # Apotheosis: fatigue that comes back next turn
+    channel: str = ""  # a channelled power: "Shackles:e3" (power:target)
     dead: bool = False  # died in this fight (the body stays on the floor, but takes no room)
 
     @property
@@ -81,6 +85,8 @@ class Foe:
     disarmed: bool = False  # must pick its weapon up (its next action)
     morale_tested: bool = False
     lost_turn: bool = False  # surprised: loses its first turn
+    effects: dict[str, int] = field(default_factory=dict)  # powers on this enemy: name -> last round (COMBAT: all)
+    fear: str = ""  # Phobia: the adventurer it is terrified of
 
     @property
     def tile(self) -> Tile:
@@ -136,6 +142,7 @@ class CombatState:
     idle_rounds: int = 0  # rounds in which no adventurer could act and no enemy did anything
     last_blood: int = 0  # the last round in which anyone was wounded, died or fled
     next_foe: int = 1
+    fire: list[Tile] = field(default_factory=list)  # Arcane fire: tiles that burn until the end of the fight
     plan: str = ""  # the autoplay's course for this side's turn: "fight" or "leave" (rules.autoplay.lookahead)
     plan_at: str = ""  # the round and side it was decided for
 

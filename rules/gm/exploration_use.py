@@ -16,11 +16,12 @@ their text and change nothing yet: ``powers.unplayed`` names them (issue #13).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from rules.attributes import ATTRS, Attr
 from rules.checks import RuleError
 from rules.gm import powers
+from rules.gm.combat_gear import WEAPON_SPELLS
 from rules.gm.events import Action, Cost
 from rules.gm.gear import carries, use_up
 from rules.gm.state import Member
@@ -113,6 +114,17 @@ def _spend(gm: GM, owner: Member, carried: Carried) -> None:
 # --- magic ------------------------------------------------------------------------------------------------------
 
 
+def _use_outside(gm: GM, kind: powers.Kind, name: str) -> str | Literal[False] | None:
+    """None: the power does something out of a fight; a reason when it works only in one; False when the GM
+    cannot play it at all (named by ``blacksalt validate``, never offered as a no-op)."""
+    if kind == "spell" and name in WEAPON_SPELLS:
+        return "Works only in a fight."
+    power = powers.handler(kind, name)
+    if power is None:
+        return False
+    return None if power.outside is not None else "Works only in a fight."
+
+
 def magic_actions(gm: GM) -> list[Action]:
     out: list[Action] = []
     for m in gm.active():
@@ -121,6 +133,9 @@ def magic_actions(gm: GM) -> list[Action]:
             for spell in book.memorised:
                 if spell in book.forgotten:
                     continue
+                use = _use_outside(gm, "spell", spell)
+                if use is False:
+                    continue
                 risky = not carries(m, gm.content, "conductor")
                 out.append(
                     Action(
@@ -128,6 +143,8 @@ def magic_actions(gm: GM) -> list[Action]:
                         "cast",
                         f"{m.name}: cast {spell}" + (" (no conductor: any failure is a mishap)" if risky else ""),
                         Cost(turns=1),
+                        use is None,
+                        use or None,
                         who=m.id,
                         params=(("spell", spell),),
                         rule="Cast a spell (1 turn): it works; then an INT test.",
@@ -148,7 +165,11 @@ def magic_actions(gm: GM) -> list[Action]:
         prayers = m.adv.prayers
         if prayers is not None and m.adv.character.has_trait("Divine mandate"):
             for prayer in prayers.memorised:
+                use = _use_outside(gm, "prayer", prayer)
+                if use is False:
+                    continue
                 why, exhausted, plea = powers.prayer_blocked(gm, m, prayer)
+                why = (use or None) or why
                 label = f"{m.name}: pray for {prayer}" + (" (desperate plea)" if exhausted and plea else "")
                 out.append(
                     Action(

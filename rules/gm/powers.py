@@ -23,16 +23,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rules.attributes import ATTRS, Attr
 from rules.checks import RuleError
 from rules.dice import DiceExpr
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
-from rules.gm.combat_foes import hurt_foe
+from rules.gm.combat_foes import flee, hurt_foe
 from rules.gm.combat_gear import WEAPON_SPELLS
-from rules.gm.combat_state import CombatState, Fighter, Foe
+from rules.gm.combat_state import CombatState, Fighter, Foe, Tile
 from rules.gm.gear import carries
 from rules.inventory import Carried
 
@@ -42,8 +42,13 @@ if TYPE_CHECKING:
     from rules.gm.state import Member
 
 Kind = Literal["spell", "prayer"]
+#: Who a power is aimed at in a fight: an adventurer (the caster included), an enemy, either, the caster alone,
+#: a corpse on the floor, or tiles (chosen under enemies).
+Aim = Literal["ally", "foe", "creature", "self", "corpse", "tiles"]
+Target = Fighter | Foe | tuple[Tile, ...]
 Outside = Callable[["GM", "Member"], None]
-InFight = Callable[["GM", CombatState, Fighter, "Member", Fighter], None]
+InFight = Callable[["GM", CombatState, Fighter, "Member", Any], None]
+Fits = Callable[["GM", CombatState, Foe], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,19 @@ class Power:
     fight: InFight | None = None
     reach: int = grid.CLOSE  # in a fight: how far the target may stand (tiles), the caster always included
     area: bool = False  # in a fight: no target to choose, it takes everyone within ``reach`` of the caster
+    aim: Aim = "ally"
+    fits: Fits | None = None  # why an enemy in reach is no target for it (None: it is)
+
+
+@dataclass(frozen=True)
+class Aimed:
+    """One target a power may be aimed at in a fight: its id in the action, how the label names it, and why
+    not (None: it may)."""
+
+    id: str
+    whom: str
+    target: Target
+    reason: str | None = None
 
 
 POWERS: dict[tuple[Kind, str], Power] = {}
@@ -79,12 +97,63 @@ def unplayed(content: Content) -> list[str]:
     return sorted(out)
 
 
-def fight_targets(gm: GM, cs: CombatState, f: Fighter, power: Power) -> list[tuple[Fighter, Member]]:
-    """Who a fight handler may aim at: the caster and the allies within the power's reach (the fallen too:
-    a Cure Light Wounds is for the dying first)."""
-    if power.area:
-        return [(g, m) for g, m in core.standing(gm, cs) if g is f]
-    return [(g, m) for g, m in core.standing(gm, cs) if g is f or grid.distance(f.tile, g.tile) <= power.reach]
+def fight_targets(gm: GM, cs: CombatState, f: Fighter, power: Power) -> list[Aimed]:
+    """Whom ``power`` may be aimed at by ``f``: the caster and the allies within its reach (the fallen too: a
+    Cure Light Wounds is for the dying first), the enemies in sight (those out of reach with the reason), a
+    corpse, or the tiles under enemies."""
+    if power.area or power.aim == "self":
+        return [Aimed(f.id, "everyone Nearby" if power.area else "themself", f)]
+    out: list[Aimed] = []
+    if power.aim in ("ally", "creature"):
+        out += [Aimed(g.id, "themself" if g is f else m.name, g) for g, m in core.standing(gm, cs)
+                if g is f or grid.distance(f.tile, g.tile) <= power.reach]  # fmt: skip
+    if power.aim in ("foe", "creature"):
+        for e in cs.active_foes():
+            far = grid.distance(f.tile, e.tile)
+            why = f"Out of reach: {far} tiles away." if far > power.reach else None
+            if why is None and core.lasting(cs, e, "Arcane prison"):
+                why = "Locked in an arcane crystal: nothing touches it."
+            if why is None and power.fits is not None:
+                why = power.fits(gm, cs, e)
+            out.append(Aimed(e.id, core.label(e), e, why))
+    if power.aim == "corpse":
+        for t in cs.corpses:
+            if grid.distance(f.tile, t) <= power.reach:
+                dead = next((e for e in cs.foes if e.state == "dead" and e.tile == t), None)
+                out.append(Aimed(f"{t[0]},{t[1]}", f"the corpse of {core.label(dead)}" if dead else "a corpse", (t,)))
+        for e in cs.active_foes():  # "Also works on undead under the Command undead spell."
+            if core.lasting(cs, e, "Command undead") and grid.distance(f.tile, e.tile) <= power.reach:
+                out.append(Aimed(e.id, f"the commanded {core.label(e)}", e))
+    if power.aim == "tiles":
+        spots = sorted({e.tile for e in cs.active_foes() if grid.distance(f.tile, e.tile) <= power.reach},
+                       key=lambda t: (t[1], t[0]))  # fmt: skip
+        names = {t: " and ".join(core.label(e) for e in cs.active_foes() if e.tile == t) for t in spots}
+        pairs: list[tuple[Tile, ...]] = [(a, b) for i, a in enumerate(spots) for b in spots[i + 1 :]]
+        pairs = pairs or [(a,) for a in spots]
+        for tiles in pairs:
+            out.append(Aimed(";".join(f"{t[0]},{t[1]}" for t in tiles),
+                             "the ground under " + " and ".join(names[t] for t in tiles), tiles))  # fmt: skip
+    return out
+
+
+def resolve_target(cs: CombatState, target: str) -> Target:
+    """An action's target id back to what it names (an enemy, an adventurer, or tiles)."""
+    if target.startswith("e") and any(e.id == target for e in cs.foes):
+        return cs.foe(target)
+    if any(g.id == target for g in cs.fighters):
+        return cs.fighter(target)
+    try:
+        return tuple((int(x), int(y)) for x, y in (t.split(",") for t in target.split(";")))
+    except ValueError:
+        raise RuleError(f"no target {target!r} in this fight") from None
+
+
+def lasts(gm: GM, kind: Kind, name: str) -> int:
+    """Roll the power's duration from its entry (the content's dice)."""
+    entries = gm.content.magic.spells if kind == "spell" else gm.content.magic.prayers
+    entry = next(e for e in entries if e.name == name)
+    assert entry.duration is not None
+    return max(1, DiceExpr.parse(entry.duration).roll(gm.rng))
 
 
 def nearby(gm: GM, cs: CombatState, f: Fighter, reach: int = grid.NEARBY) -> tuple[list[tuple[Fighter, Member]],
@@ -123,14 +192,7 @@ def most_wounded(gm: GM) -> Member | None:
 
 def heal(gm: GM, target: Member, n: int, reason: str) -> None:
     """Heal ``n`` wounds of ``target``, each where the target's player wants it."""
-    ch = target.adv.character
-    healed = 0
-    for _ in range(n):
-        wounded = [a.value for a in ATTRS if ch.attrs[a].wounds]
-        if not wounded:
-            break
-        healed += ch.heal_wounds(Attr(gm.decider.choose(gm, target, "heal a wound", wounded)), 1)
-    gm.emit("heal", f"{target.name} heals {healed} wound(s) ({reason}).", who=target.id, healed=healed)
+    gm.heal(target, n, reason)
 
 
 def magic_light(gm: GM, m: Member, name: str) -> None:
@@ -314,6 +376,366 @@ def _light_spell(gm: GM, caster: Member) -> None:
 
 
 _register(Power("spell", "Light", _light_spell))  # "Illuminates nearby room for 1 decay": no use in a fight
+
+
+# --- powers over enemies and the battlefield --------------------------------------------------------------------
+
+
+def _name(gm: GM, who: Fighter | Foe) -> str:
+    if isinstance(who, Foe):
+        return core.label(who)
+    m = core.member(gm, who.id)
+    return m.name if m is not None else who.id
+
+
+def _living_or_undead(gm: GM, cs: CombatState, e: Foe) -> str | None:
+    m = core.sheet(gm, e.monster)
+    return None if core.living(gm, m) or "undead" in m.tags else "Only living or undead enemies feel pain."
+
+
+def _living(gm: GM, cs: CombatState, e: Foe) -> str | None:
+    return None if core.living(gm, core.sheet(gm, e.monster)) else "Only the living sleep (RULINGS R192)."
+
+
+def _undead(gm: GM, cs: CombatState, e: Foe) -> str | None:
+    return None if "undead" in core.sheet(gm, e.monster).tags else "Works only on the undead."
+
+
+def _last(gm: GM, cs: CombatState, who: Fighter | Foe, power: str, kind: Kind, what: str) -> None:
+    """A power lasting its rolled duration on ``who``, announced with how long."""
+    n = lasts(gm, kind, power)
+    core.put(cs, who, power, n)
+    gm.emit("effect", f"{_name(gm, who)} {what} for {n} turn(s) ({power}).", effect=power, turns=n,
+            **({"foe": who.id} if isinstance(who, Foe) else {"who": who.id}))  # fmt: skip
+
+
+def _all_fight(gm: GM, cs: CombatState, who: Fighter | Foe, power: str, what: str) -> None:
+    core.put(cs, who, power)
+    gm.emit("effect", f"{_name(gm, who)} {what} ({power}).", effect=power,
+            **({"foe": who.id} if isinstance(who, Foe) else {"who": who.id}))  # fmt: skip
+
+
+def _pain(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
+    """Pain: "Add 3 stun tokens ... Reduce the number of tokens using the enemy resistance." """
+    resist = core.sheet(gm, e.monster).resist
+    core.add_stun(gm, cs, e, max(0, 3 - resist), "Pain" + (f", {resist} resisted" if resist else ""))
+
+
+_register(Power("spell", "Pain", fight=_pain, reach=grid.NEARBY, aim="foe", fits=_living_or_undead))
+
+
+def _phobia(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
+    """Phobia: "The target nearby creature gets terrified of a chosen person ... for 1d6 turns." (It will not
+    come Close to them nor attack them, RULINGS R192.)"""
+    party = sorted(core.standing(gm, cs), key=lambda fm: (grid.distance(fm[0].tile, e.tile), fm[1].name))
+    pick = gm.decider.choose(gm, caster, f"Phobia: whom is {core.label(e)} to fear?", [m.name for _, m in party])
+    fear = next(g for g, m in party if m.name == pick)
+    e.fear = fear.id
+    _last(gm, cs, e, "Phobia", "spell", f"is terrified of {pick}")
+
+
+_register(Power("spell", "Phobia", fight=_phobia, reach=grid.NEARBY, aim="foe"))
+
+
+def _nightmare(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
+    _all_fight(gm, cs, e, "Nightmare", "falls into a restless sleep until disturbed")
+
+
+_register(Power("spell", "Nightmare", fight=_nightmare, reach=grid.NEARBY, aim="foe", fits=_living))
+
+
+def _bonedance(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
+    _all_fight(gm, cs, e, "Bonedance", "has its bones bent: every attack on it has advantage, its moves are halved")
+
+
+_register(Power("spell", "Bonedance", fight=_bonedance, reach=grid.NEARBY, aim="foe"))
+
+
+def _glue(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
+    _all_fight(gm, cs, e, "Glue", "is glued in place until it tests its way free")
+
+
+_register(Power("spell", "Glue", fight=_glue, reach=grid.NEARBY, aim="foe"))
+
+
+def _prison(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter | Foe) -> None:
+    """Arcane prison: "can't act or be interacted with for 1d6 turns" (an ally too: out of harm's way)."""
+    _last(gm, cs, who, "Arcane prison", "spell", "is locked in an arcane crystal")
+
+
+_register(Power("spell", "Arcane prison", fight=_prison, reach=grid.NEARBY, aim="creature"))
+
+
+def _magic_shield(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
+    _all_fight(gm, cs, f, "Magic Shield", "will have a shield token at the start of each turn")
+
+
+_register(Power("spell", "Magic Shield", fight=_magic_shield, aim="self"))
+
+
+def _haste(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
+    _all_fight(gm, cs, who, "Haste", "moves twice as far until the end of the fight")
+
+
+_register(Power("spell", "Haste", fight=_haste, reach=grid.NEARBY))
+
+
+def _swap(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter | Foe) -> None:
+    """Nether swap: "Immediately swaps place with a target creature." """
+    (f.x, f.y), (who.x, who.y) = who.tile, f.tile
+    gm.emit("swap", f"{caster.name} and {_name(gm, who)} swap places (Nether swap).", who=caster.id)
+
+
+_register(Power("spell", "Nether swap", fight=_swap, reach=grid.NEARBY, aim="creature"))
+
+
+def _blast(gm: GM, cs: CombatState, at: Tile, reason: str) -> None:
+    """2 wounds, reduced by armour and resistance, to everyone Close to ``at``."""
+    for e in cs.active_foes():
+        if grid.close(e.tile, at):
+            hurt_foe(gm, cs, e, 2, reason, magic=True, hit=False)
+    for g, m in core.standing(gm, cs):
+        if grid.close(g.tile, at):
+            core.hurt_member(gm, cs, g, m, 2, reason, from_attack=False)
+
+
+def _explode(gm: GM, cs: CombatState, f: Fighter, caster: Member, what: Foe | tuple[Tile, ...]) -> None:
+    """Explode corpse: "Causes 2 wound to everyone close that can be reduced by armor and resistances." """
+    if isinstance(what, Foe):
+        at = what.tile
+        gm.emit("explosion", f"{core.label(what)} bursts apart (Explode corpse)!", foe=what.id)
+        core.kill_foe(gm, cs, what, f, "Explode corpse")
+    else:
+        at = what[0]
+        gm.emit("explosion", "The corpse bursts apart (Explode corpse)!", who=caster.id)
+    if at in cs.corpses:
+        cs.corpses.remove(at)
+    _blast(gm, cs, at, "an exploding corpse")
+
+
+_register(Power("spell", "Explode corpse", fight=_explode, reach=grid.NEARBY, aim="corpse"))
+
+
+def _arcane_fire(gm: GM, cs: CombatState, f: Fighter, caster: Member, tiles: tuple[Tile, ...]) -> None:
+    cs.fire += [t for t in tiles if t not in cs.fire]
+    gm.emit("fire", f"Arcane fire takes {len(tiles)} tile(s): whatever stands there burns each round.",
+            who=caster.id, tiles=[list(t) for t in tiles])  # fmt: skip
+
+
+_register(Power("spell", "Arcane fire", fight=_arcane_fire, reach=grid.NEARBY, aim="tiles"))
+
+
+def _shackles(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
+    """Shackles: "hold a nearby creature in place, adding 2 stun tokens per turn ... as long as the wizard keeps
+    channeling the spell.  The wizard can't move or act while channelling." """
+    f.channel = f"Shackles:{e.id}"
+    f.actions = 0
+    gm.emit("effect", f"Magical shackles hold {core.label(e)} while {caster.name} channels them.", foe=e.id,
+            effect="Shackles")  # fmt: skip
+    core.add_stun(gm, cs, e, 2, "Shackles")
+
+
+_register(Power("spell", "Shackles", fight=_shackles, reach=grid.NEARBY, aim="foe"))
+
+
+def _telekinesis(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
+    """Telekinesis, in a fight: "use any weapon with intelligence as strength for one turn"."""
+    core.put(cs, f, "Telekinesis", 1)
+    gm.emit("effect", f"{caster.name} wields weapons with the mind this turn: INT for STR (Telekinesis).",
+            who=caster.id, effect="Telekinesis")  # fmt: skip
+
+
+_register(Power("spell", "Telekinesis", fight=_telekinesis, aim="self"))
+
+COMMANDS = ("stand still", "leave the fight")
+
+
+def _command_fits(gm: GM, cs: CombatState, e: Foe) -> str | None:
+    m = core.sheet(gm, e.monster)
+    if "undead" not in m.tags:
+        return "Works only on the undead."
+    return None if m.level <= 3 else f"Only undead up to level 3 (this one is level {m.level})."
+
+
+def _command(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
+    """Command undead: one simple command, for the whole fight (RULINGS R192: stand still, or leave)."""
+    order = gm.decider.choose(gm, caster, f"Command undead: what does {core.label(e)} do?", list(COMMANDS))
+    if order == "leave the fight":
+        gm.emit("commanded", f"{core.label(e)} turns and walks out of the fight, as it was commanded.", foe=e.id)
+        flee(gm, cs, e)
+    else:
+        _all_fight(gm, cs, e, "Command undead", "stands still, as it was commanded")
+
+
+_register(Power("spell", "Command undead", fight=_command, reach=grid.NEARBY, aim="foe", fits=_command_fits))
+
+
+def _hold(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter | Foe) -> None:
+    _last(gm, cs, who, "Hold", "prayer", "is paralysed")
+
+
+_register(Power("prayer", "Hold", fight=_hold, reach=grid.NEARBY, aim="foe"))
+
+
+def _mercy_fits(gm: GM, cs: CombatState, e: Foe) -> str | None:
+    left = core.sheet(gm, e.monster).wounds - e.wounds + 1
+    return None if left <= 4 else f"Too strong for mercy: {left} wounds from death (4 or fewer)."
+
+
+def _mercy(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
+    """Mercy: "Immediately kills any creature that would die if received 4 wounds or less." """
+    if _mercy_fits(gm, cs, e) is None:
+        core.kill_foe(gm, cs, e, f, "Mercy")
+
+
+_register(Power("prayer", "Mercy", fight=_mercy, reach=grid.NEARBY, aim="foe", fits=_mercy_fits))
+
+
+def _memento(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
+    _last(gm, cs, e, "Memento mori", "prayer", "takes a wound at each of its turns")
+
+
+_register(Power("prayer", "Memento mori", fight=_memento, reach=grid.NEARBY, aim="foe", fits=_undead))
+
+
+def _dirge(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
+    _last(gm, cs, e, "Dirge", "prayer", "bears the dirge's token (its death heals the living nearby)")
+
+
+_register(Power("prayer", "Dirge", fight=_dirge, reach=grid.NEARBY, aim="foe"))
+
+
+def _purge(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter | Foe) -> None:
+    """Purge the filth: "can't act for 2 combat turns ... After that the target heals 3 wounds." """
+    core.put(cs, who, "Purge the filth", 2)
+    gm.emit("effect", f"{_name(gm, who)} retches black slime: no action for 2 turns, then 3 wounds heal.",
+            effect="Purge the filth", **({"foe": who.id} if isinstance(who, Foe) else {"who": who.id}))  # fmt: skip
+
+
+def _purge_outside(gm: GM, caster: Member) -> None:
+    """Out of a fight the retching takes the exploration turn the prayer takes; then 3 wounds heal."""
+    heal(gm, most_wounded(gm) or caster, 3, "Purge the filth")
+
+
+_register(Power("prayer", "Purge the filth", _purge_outside, _purge, reach=grid.NEARBY, aim="creature"))
+
+
+def _ignorance(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
+    _last(gm, cs, e, "Ignorance", "prayer", "can use no INT attack")
+
+
+_register(Power("prayer", "Ignorance", fight=_ignorance, reach=grid.NEARBY, aim="foe"))
+
+
+def _fury(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
+    """Righteous Fury: "3 extra dice in the next row and the angry affliction. Add one wound to any damage caused
+    by the target in the next row." (The next attack roll, RULINGS R192.)"""
+    core.put(cs, who, "Righteous Fury")
+    m = core.member(gm, who.id)
+    if m is not None:
+        gm.emit("effect", f"{m.name} burns with righteous fury: +3 dice and +1 wound on the next attack.",
+                who=m.id, effect="Righteous Fury")  # fmt: skip
+        gm.afflict(m, "angry", "Righteous Fury")
+
+
+_register(Power("prayer", "Righteous Fury", fight=_fury))
+
+
+#: Machine spirit fixes "metal armor": the pieces of the book's armour list made of metal (RULINGS R192).
+METAL_ARMOUR = frozenset({"gladiator armor", "scale armor", "chainmail", "gothic plate armor", "soldier helmet",
+                          "cage helmet", "close helmet", "frog-mouth helm"})  # fmt: skip
+
+
+def repair_armour(gm: GM, m: Member, points: int = 1, *, metal: bool = False) -> int:
+    """Repair ``points`` armour points of what ``m`` wears (the most damaged piece first; only metal pieces when
+    ``metal``); returns how many."""
+    table = {a.name.lower(): a for a in gm.content.armor.armor if not metal or a.name.lower() in METAL_ARMOUR}
+    done = 0
+    for _ in range(points):
+        worn = [(i, e) for i in m.adv.inventory.items if i.equipped and (e := table.get(i.name.lower())) is not None]
+        gaps = [(full - (i.ap[k] if len(i.ap) == len(e.ap) else full), i, k, e)
+                for i, e in worn for k, full in enumerate(e.ap)]  # fmt: skip
+        gaps = [g for g in gaps if g[0] > 0]
+        if not gaps:
+            break
+        _, item, k, entry = max(gaps, key=lambda g: g[0])
+        if len(item.ap) != len(entry.ap):
+            item.ap = list(entry.ap)
+        item.ap[k] += 1
+        done += 1
+    return done
+
+
+def _summer(gm: GM, members: list[Member], foes: list[Foe]) -> None:
+    """Akhzu's Prayer of Summer: "Repair one armor point from everyone Nearby, including enemies." """
+    for m in members:
+        if repair_armour(gm, m):
+            gm.emit("repair", f"{m.name}'s armour mends a point (Prayer of Summer).", who=m.id)
+    for e in foes:
+        full = core.sheet(gm, e.monster).armor
+        if e.ap < full:
+            e.ap += 1
+            gm.emit("foe_repair", f"{core.label(e)}'s armour mends a point (Prayer of Summer).", foe=e.id)
+
+
+def _summer_outside(gm: GM, caster: Member) -> None:
+    _summer(gm, list(gm.alive()), [])
+
+
+def _summer_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
+    allies, foes = nearby(gm, cs, f)
+    _summer(gm, [m for _, m in allies], foes)
+
+
+_register(Power("prayer", "Prayer of Summer", _summer_outside, _summer_in_fight, area=True))
+
+
+def _apotheosis(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
+    """Goshkalon's Apotheosis: "All nearby allies recovers all fatigue, then next turn get it back." """
+    for g, m in nearby(gm, cs, f)[0]:
+        ch = m.adv.character
+        owed = {a.value: ch.attrs[a].fatigue for a in ATTRS if ch.attrs[a].fatigue}
+        for attr in ATTRS:
+            ch.attrs[attr].fatigue = 0
+        for key, n in owed.items():
+            g.owed_fatigue[key] = g.owed_fatigue.get(key, 0) + n
+        if owed:
+            gm.emit("recover", f"{m.name} feels no fatigue — until their next turn (Apotheosis).", who=m.id)
+
+
+_register(Power("prayer", "Apotheosis", fight=_apotheosis, area=True))
+
+
+def _machine_spirit(gm: GM, target: Member) -> None:
+    """Machine spirit: "Fixes a target machine or metal armor." (All its points, RULINGS R192.)"""
+    fixed = repair_armour(gm, target, 99, metal=True)
+    gm.emit("repair", f"{target.name}'s metal armour is whole again ({fixed} point(s), Machine spirit)." if fixed
+            else f"{target.name} wears no broken metal armour: nothing to fix.", who=target.id)  # fmt: skip
+
+
+def _most_broken(gm: GM) -> Member | None:
+    """Whose armour has lost the most points."""
+    table = {a.name.lower(): a for a in gm.content.armor.armor if a.name.lower() in METAL_ARMOUR}
+
+    def lost(m: Member) -> int:
+        return sum(sum(e.ap) - sum(i.ap if len(i.ap) == len(e.ap) else e.ap) for i in m.adv.inventory.items
+                   if i.equipped and (e := table.get(i.name.lower())) is not None)  # fmt: skip
+
+    hurt = [m for m in gm.alive() if lost(m) > 0]
+    return max(hurt, key=lost) if hurt else None
+
+
+def _machine_outside(gm: GM, caster: Member) -> None:
+    _machine_spirit(gm, _most_broken(gm) or caster)
+
+
+def _machine_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
+    m = core.member(gm, who.id)
+    if m is not None:
+        _machine_spirit(gm, m)
+
+
+_register(Power("spell", "Machine spirit", _machine_outside, _machine_in_fight))
 
 
 # --- miracles ----------------------------------------------------------------------------------------------------

@@ -427,6 +427,18 @@ class GM:
             return True
         return False
 
+    def heal(self, target: Member, n: int, reason: str) -> int:
+        """Heal ``n`` wounds of ``target``, each where the target's player wants it; returns how many healed."""
+        ch = target.adv.character
+        healed = 0
+        for _ in range(n):
+            wounded = [a.value for a in ATTRS if ch.attrs[a].wounds]
+            if not wounded:
+                break
+            healed += ch.heal_wounds(Attr(self.decider.choose(self, target, "heal a wound", wounded)), 1)
+        self.emit("heal", f"{target.name} heals {healed} wound(s) ({reason}).", who=target.id, healed=healed)
+        return healed
+
     def death(self, member: Member, cause: str) -> None:
         ch = member.adv.character
         ch.condition = Condition.DEAD

@@ -684,14 +684,14 @@ def test_bash_stuns_on_a_hit() -> None:
     assert foe.stun == 1 and foe.wounds == 0  # STR 1: one wound, resisted
 
 
-def test_unautomated_manoeuvres_spells_and_prayers_are_listed_with_a_reason() -> None:
+def test_a_spell_with_no_use_in_a_fight_is_not_offered_in_one() -> None:
     gm = arena([("Hobgoblin", 1)])
     m = gm.c.party[0]
-    m.adv.manoeuvres = ["Fast trapping"]
-    m.adv.spellbook = Spellbook(known=["Arcane prison"], memorised=["Arcane prison"])
-    listed = {a.id: a for a in gm.legal_actions()}
-    for key in ("manoeuvre:a1:fast trapping", "cast:a1:Arcane prison"):
-        assert not listed[key].available and listed[key].reason == "Not yet automated."
+    m.adv.character.traits.append("Magic user")
+    m.adv.spellbook = Spellbook(known=["Light", "Arcane prison"], memorised=["Light", "Arcane prison"])
+    casts = {a.id for a in gm.legal_actions() if a.kind == "cast"}
+    assert not any(":Light" in c for c in casts)  # "Illuminates nearby room for 1 decay"
+    assert f"cast:a1:Arcane prison:{gm.c.combat.foes[0].id}" in casts
 
 
 def test_magic_missile_becomes_a_ranged_weapon_for_the_fight() -> None:

@@ -10,6 +10,7 @@ from rules.creation import random_adventurer
 from rules.gm import exploration
 from rules.gm.state import Phase
 from rules.inventory import Carried
+from rules.magic import Spellbook
 from tests.gm.scripted import corridor, game
 
 
@@ -79,11 +80,23 @@ def test_a_spent_action_list_stays_consistent_after_casting() -> None:
     wizard = random_adventurer(content, Random(4), klass="Wizard")
     gm = game(corridor(), seed=4, party=2, adventurers=[wizard])
     exploration.enter(gm, "test-site")
-    casts = [x for x in gm.legal_actions() if x.kind == "cast"]
+    wizard.spellbook.memorised.append("Light")  # (a spell that works out of a fight)
+    casts = [x for x in gm.legal_actions() if x.kind == "cast" and x.available]
     assert casts, "a wizard has spells to cast"
     gm.apply(casts[0])
     assert gm.c.phase in (Phase.EXPLORATION, Phase.COMBAT, Phase.OVER)
     assert gm.c.expedition is None or gm.c.expedition.turns >= 1
+
+
+def test_out_of_a_fight_a_fight_only_spell_says_so_and_an_unplayed_one_is_not_offered() -> None:
+    gm = game(corridor(), seed=4, party=1)
+    exploration.enter(gm, "test-site")
+    m = gm.c.party[0]
+    m.adv.character.traits.append("Magic user")
+    m.adv.spellbook = Spellbook(known=["Glue", "Magic mouth"], memorised=["Glue", "Magic mouth"])
+    listed = {a.id: a for a in gm.legal_actions() if a.kind == "cast"}
+    assert listed[f"cast:{m.id}:Glue"].reason == "Works only in a fight."
+    assert f"cast:{m.id}:Magic mouth" not in listed  # no effect the GM can play: never offered as a no-op
 
 
 def test_out_of_a_fight_the_seasons_and_martyrdom_play_on_the_party() -> None:

@@ -1,0 +1,388 @@
+"""Spells and prayers in a fight, each scripted to the exact change its text describes (issue #13).
+
+Every power here goes through the engine's own actions (``GM.legal_actions`` / ``GM.apply``): the listing
+with its targets and reasons, the INT or PRE test (loaded dice), then the effect, its duration, and its end.
+"""
+
+from __future__ import annotations
+
+from rules.attributes import ATTRS, Attr
+from rules.gm import combat_core as core
+from rules.gm import serial
+from rules.gm.combat_state import COMBAT, CombatState, Fighter, Foe
+from rules.gm.engine import GM
+from rules.inventory import Carried
+from rules.magic import Spellbook
+from tests.gm.test_combat import arena, cleric, cs_of, load, put
+
+
+def wizard(gm: GM, f: Fighter, *spells: str) -> None:
+    m = gm.c.member(f.id)
+    m.adv.character.traits.append("Magic user")
+    m.adv.inventory.add(Carried("Crystal ball", ""))
+    m.adv.spellbook = Spellbook(known=list(spells), memorised=list(spells))
+
+
+def listed(gm: GM) -> dict[str, object]:
+    return {a.id: a for a in gm.legal_actions()}
+
+
+def cast(gm: GM, f: Fighter, spell: str, target: str, *after: int) -> list[object]:
+    """Cast with a plain INT success (5, 2: no fatigue, remembered), then ``after`` for the power's own dice."""
+    load(gm, 5, 2, *after)
+    return gm.apply(f"cast:{f.id}:{spell}:{target}")
+
+
+def pray(gm: GM, f: Fighter, prayer: str, target: str, *after: int) -> list[object]:
+    load(gm, 5, 5, *after)
+    return gm.apply(f"pray:{f.id}:{prayer}:{target}")
+
+
+def end_round(gm: GM, f: Fighter) -> None:
+    """End ``f``'s turn and let the enemies act, up to the next time the party must choose."""
+    gm.apply(f"end:{f.id}")
+
+
+def hall(gm: GM) -> CombatState:
+    """The fight's floor made a wide hall (x 3..15, y 0..4), room enough to move and to stand apart."""
+    cs = cs_of(gm)
+    cs.tiles = [(x, y) for y in range(5) for x in range(3, 16)]
+    for e in cs.foes:
+        e.lost_turn = False  # the arena's surprise would cost the enemies their first turn
+    return cs
+
+
+def one_on_one(monster: str, *, seed: int = 1) -> tuple[GM, CombatState, Fighter, Foe]:
+    gm = arena([(monster, 1)], seed=seed)
+    cs = hall(gm)
+    f, e = cs.fighters[0], cs.foes[0]
+    put(gm, f, 6, 1)
+    put(gm, e, 8, 1)
+    return gm, cs, f, e
+
+
+# --- spells ------------------------------------------------------------------------------------------------------
+
+
+def test_pain_adds_three_stun_tokens_less_the_enemy_resistance() -> None:
+    gm, _cs, f, e = one_on_one("Hobgoblin")  # resist 1
+    wizard(gm, f, "Pain")
+    action = listed(gm)[f"cast:{f.id}:Pain:{e.id}"]
+    assert action.available and action.cost.actions == 2  # "2 actions during combat"
+    events = cast(gm, f, "Pain", e.id)
+    assert next(ev.data["stun"] for ev in events if ev.kind == "stun") == 2  # (then its turn spends them)
+
+
+def test_pain_is_no_use_on_a_voidspawn() -> None:
+    gm, _cs, f, e = one_on_one("Lesser Demon")
+    wizard(gm, f, "Pain")
+    action = listed(gm)[f"cast:{f.id}:Pain:{e.id}"]
+    assert not action.available and "living or undead" in action.reason
+
+
+def test_a_spell_out_of_reach_says_how_far() -> None:
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Glue")
+    put(gm, e, 14, 1)  # 8 tiles: beyond Nearby
+    assert listed(gm)[f"cast:{f.id}:Glue:{e.id}"].reason == "Out of reach: 8 tiles away."
+
+
+def test_glue_holds_an_enemy_until_it_tests_free() -> None:
+    gm, cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Glue")
+    put(gm, e, 9, 1)
+    cast(gm, f, "Glue", e.id)
+    assert core.lasting(cs, e, "Glue")
+    from rules.gm import combat_foes
+
+    assert combat_foes.moves(gm, cs, e) == {}
+    load(gm, 1, 2, 3)  # level 3: three dice, no 4+: still stuck (and its second action is another try)
+    load(gm, 6, 1, 1)  # torn free with the second action
+    end_round(gm, f)
+    assert "Glue" not in e.effects
+    assert (e.x, e.y) == (9, 1)  # both actions went on the glue
+
+
+def test_arcane_prison_locks_an_enemy_out_of_the_fight_for_its_turns() -> None:
+    gm, cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Arcane prison")
+    put(gm, e, 7, 1)  # Close: it would attack
+    cast(gm, f, "Arcane prison", e.id, 2)  # 1d6 = 2 turns
+    assert e.effects["Arcane prison"] == cs.round + 1
+    attack = next(a for a in gm.legal_actions() if a.kind == "attack" and a.target == e.id)
+    assert attack.reason == "Locked in an arcane crystal: nothing touches it."
+    hp = sum(gm.c.member(f.id).adv.character.attrs[a].wounds for a in ATTRS)
+    end_round(gm, f)
+    end_round(gm, f)
+    assert sum(gm.c.member(f.id).adv.character.attrs[a].wounds for a in ATTRS) == hp  # two turns in the crystal
+    end_round(gm, f)
+    assert "Arcane prison" not in e.effects
+
+
+def test_nightmare_sleeps_until_an_attack_disturbs_it() -> None:
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Nightmare")
+    put(gm, e, 7, 1)
+    cast(gm, f, "Nightmare", e.id)
+    events = gm.apply(f"end:{f.id}")
+    assert any(ev.kind == "foe_idle" for ev in events)
+    load(gm, 1, 1, 1)
+    gm.apply(f"attack:{f.id}:Falchion:{e.id}")
+    assert "Nightmare" not in e.effects
+
+
+def test_nightmare_needs_a_living_creature() -> None:
+    gm, _cs, f, e = one_on_one("Freshly Risen Corpse")
+    wizard(gm, f, "Nightmare")
+    assert not listed(gm)[f"cast:{f.id}:Nightmare:{e.id}"].available
+
+
+def test_bonedance_gives_advantage_against_it_and_halves_its_moves() -> None:
+    gm, cs, f, e = one_on_one("Hobgoblin")  # movement 2
+    wizard(gm, f, "Bonedance")
+    from rules.gm import combat_foes
+
+    put(gm, e, 10, 1)
+    before = max(combat_foes.moves(gm, cs, e).values())
+    cast(gm, f, "Bonedance", e.id)
+    assert max(combat_foes.moves(gm, cs, e).values()) == before // 2
+    put(gm, e, 7, 1)
+    load(gm, 1, 1, 1, 1)
+    events = gm.apply(f"attack:{f.id}:Falchion:{e.id}")
+    test = next(ev for ev in events if ev.kind == "test")
+    assert test.data["dice"] == [1, 1] and test.data["rerolls"]  # the advantage: a reroll (no proficiency here)
+
+
+def test_phobia_keeps_the_enemy_off_whom_it_fears() -> None:
+    gm = arena([("Hobgoblin", 1)], party=2)
+    cs = hall(gm)
+    fa, fb = cs.fighters
+    e = cs.foes[0]
+    wizard(gm, fa, "Phobia")
+    put(gm, fa, 6, 1)
+    put(gm, fb, 13, 1)
+    put(gm, e, 7, 1)
+    cast(gm, fa, "Phobia", e.id, 3)  # the GM-decides player picks the nearest: the wizard
+    assert e.fear == fa.id and e.effects["Phobia"] == cs.round + 2
+    from rules.gm import combat_foes
+
+    assert all(not (abs(t[0] - fa.x) + abs(t[1] - fa.y) <= 1) for t in combat_foes.moves(gm, cs, e))
+
+
+def test_magic_shield_gives_a_shield_token_at_the_start_of_each_turn() -> None:
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Magic Shield")
+    put(gm, e, 14, 1)
+    cast(gm, f, "Magic Shield", f.id)
+    assert f.effects["Magic Shield"] == COMBAT and f.shield == 0
+    end_round(gm, f)
+    assert f.shield == 1
+
+
+def test_haste_doubles_the_moves() -> None:
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Haste")
+    put(gm, e, 14, 1)
+    f.actions = 3
+    ch = gm.c.member(f.id).adv.character
+    ch.attrs[Attr.DEX].wounds = ch.attrs[Attr.DEX].score - 1  # one DEX die: 2 tiles
+    before = {a.id for a in gm.legal_actions() if a.kind == "move"}
+    cast(gm, f, "Haste", f.id)
+    after = {a.id for a in gm.legal_actions() if a.kind == "move"}
+    assert before < after
+
+
+def test_nether_swap_trades_places() -> None:
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Nether swap")
+    put(gm, e, 9, 2)
+    cast(gm, f, "Nether swap", e.id)
+    assert (f.tile, e.tile) == ((9, 2), (6, 1))
+
+
+def test_explode_corpse_wounds_everyone_close_to_it() -> None:
+    gm = arena([("Plagued Rat", 2)])
+    cs = hall(gm)
+    f = cs.fighters[0]
+    dead, rat = cs.foes
+    wizard(gm, f, "Explode corpse")
+    put(gm, f, 6, 1)
+    put(gm, dead, 9, 1)
+    put(gm, rat, 10, 1)
+    core.kill_foe(gm, cs, dead, None, "a test")
+    key = f"cast:{f.id}:Explode corpse:9,1"
+    assert listed(gm)[key].label.endswith("on the corpse of Plagued Rat (e1)")
+    cast(gm, f, "Explode corpse", "9,1")
+    assert rat.wounds == 2  # no armour, no resistance
+    assert (9, 1) not in cs.corpses
+
+
+def test_arcane_fire_burns_what_stands_on_its_tiles_each_round() -> None:
+    gm = arena([("Giant Rat", 2)])
+    cs = hall(gm)
+    f = cs.fighters[0]
+    a, b = cs.foes
+    wizard(gm, f, "Arcane fire")
+    put(gm, f, 6, 1)
+    put(gm, a, 9, 0)
+    put(gm, b, 9, 2)
+    a.ap = b.ap = 0
+    cast(gm, f, "Arcane fire", "9,0;9,2")
+    assert set(cs.fire) == {(9, 0), (9, 2)}
+    from rules.gm import combat_foes
+
+    assert (9, 1) in combat_foes.moves(gm, cs, a) and (9, 2) not in combat_foes.moves(gm, cs, a)
+
+
+def test_shackles_stun_each_turn_while_the_wizard_channels() -> None:
+    gm, cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Shackles")
+    put(gm, e, 9, 1)
+    cast(gm, f, "Shackles", e.id)
+    assert e.stun == 2 and f.channel == f"Shackles:{e.id}" and f.actions == 0
+    from rules.gm import combat_foes
+
+    assert combat_foes.moves(gm, cs, e) == {}
+
+
+def test_telekinesis_lets_the_wizard_swing_with_intelligence() -> None:
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Telekinesis")
+    ch = gm.c.member(f.id).adv.character
+    ch.attrs[Attr.STR].wounds = ch.attrs[Attr.STR].score  # no STR left
+    put(gm, e, 7, 1)
+    f.actions = 2
+    cast(gm, f, "Telekinesis", f.id)
+    load(gm, 1, 1, 1, 1)
+    events = gm.apply(f"attack:{f.id}:Falchion:{e.id}")
+    test = next(ev for ev in events if ev.kind == "test")
+    assert test.data["attr"] == "INT"
+
+
+def test_command_undead_makes_it_stand_still_and_refuses_the_strong() -> None:
+    gm, _cs, f, e = one_on_one("Freshly Risen Corpse")
+    wizard(gm, f, "Command undead")
+    put(gm, e, 7, 1)
+    cast(gm, f, "Command undead", e.id)  # the GM-decides player: "stand still"
+    assert e.effects["Command undead"] == COMBAT
+    events = gm.apply(f"end:{f.id}")
+    assert any(ev.kind == "foe_idle" for ev in events)
+    gm2, _cs2, f2, e2 = one_on_one("Rotting Sailor")  # level 5
+    wizard(gm2, f2, "Command undead")
+    assert "up to level 3" in listed(gm2)[f"cast:{f2.id}:Command undead:{e2.id}"].reason
+
+
+def test_machine_spirit_mends_metal_armour_only() -> None:
+    gm, _cs, f, _e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Machine spirit")
+    inv = gm.c.member(f.id).adv.inventory
+    inv.add(Carried("Chainmail", "", equipped=True, ap=[0]))
+    cast(gm, f, "Machine spirit", f.id)
+    mail = next(i for i in inv.items if i.name == "Chainmail")
+    assert mail.ap and mail.ap[0] > 0
+
+
+# --- prayers ------------------------------------------------------------------------------------------------------
+
+
+def priest(gm: GM, f: Fighter, *prayers: str) -> None:
+    cleric(gm, gm.c.member(f.id), *prayers)
+
+
+def test_hold_paralyses_for_its_rolled_turns() -> None:
+    gm, cs, f, e = one_on_one("Hobgoblin")
+    priest(gm, f, "Hold")
+    put(gm, e, 7, 1)
+    pray(gm, f, "Hold", e.id, 1)
+    assert e.effects["Hold"] == cs.round
+    events = gm.apply(f"end:{f.id}")
+    assert any(ev.kind == "foe_idle" for ev in events)
+
+
+def test_mercy_kills_the_nearly_dead_and_names_the_strong() -> None:
+    gm, _cs, f, e = one_on_one("Hobgoblin")  # 6 wounds
+    priest(gm, f, "Mercy")
+    assert "7 wounds from death" in listed(gm)[f"pray:{f.id}:Mercy:{e.id}"].reason
+    e.wounds = 3
+    pray(gm, f, "Mercy", e.id)
+    assert e.state == "dead"
+
+
+def test_memento_mori_wounds_the_undead_every_turn() -> None:
+    gm, _cs, f, e = one_on_one("Slumbering Corpse")
+    priest(gm, f, "Memento mori")
+    put(gm, e, 12, 1)
+    e.ap = 0
+    pray(gm, f, "Memento mori", e.id, 3, 4)  # 2d6 = 7 turns
+    gm.apply(f"end:{f.id}")
+    assert e.wounds == 1
+
+
+def test_dirge_heals_the_living_nearby_when_its_bearer_dies() -> None:
+    gm, cs, f, e = one_on_one("Plagued Rat")
+    priest(gm, f, "Dirge")
+    ch = gm.c.member(f.id).adv.character
+    ch.attrs[Attr.STR].wounds = 2
+    pray(gm, f, "Dirge", e.id, 4)
+    core.kill_foe(gm, cs, e, f, "a test")
+    assert ch.attrs[Attr.STR].wounds == 0
+
+
+def test_purge_the_filth_stops_an_ally_two_turns_then_heals_three() -> None:
+    gm = arena([("Hobgoblin", 1)], party=2)
+    cs = hall(gm)
+    fa, fb = cs.fighters
+    priest(gm, fa, "Purge the filth")
+    put(gm, fa, 6, 1)
+    put(gm, fb, 8, 1)
+    put(gm, cs.foes[0], 14, 1)
+    ally = gm.c.member(fb.id).adv.character
+    ally.attrs[Attr.DEX].wounds = 3
+    pray(gm, fa, "Purge the filth", fb.id)
+    assert fb.actions == 2 or not fb.fast  # it stops them from their next turn on
+    assert fb.effects["Purge the filth"] >= cs.round + 1
+
+
+def test_prayer_of_summer_mends_a_point_of_everyones_armour() -> None:
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    priest(gm, f, "Prayer of Summer")
+    inv = gm.c.member(f.id).adv.inventory
+    inv.add(Carried("Leather armor", "", equipped=True, ap=[0]))
+    e.ap = 0
+    pray(gm, f, "Prayer of Summer", f.id)
+    assert next(i for i in inv.items if i.name == "Leather armor").ap == [1]
+    assert e.ap == 1  # "including enemies"
+
+
+def test_apotheosis_lifts_all_fatigue_until_the_next_turn() -> None:
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    priest(gm, f, "Apotheosis")
+    put(gm, e, 14, 1)
+    ch = gm.c.member(f.id).adv.character
+    ch.attrs[Attr.DEX].fatigue = 2
+    pray(gm, f, "Apotheosis", f.id)
+    assert ch.attrs[Attr.DEX].fatigue == 0 and f.owed_fatigue == {"DEX": 2}
+    end_round(gm, f)
+    assert ch.attrs[Attr.DEX].fatigue >= 2 and f.owed_fatigue == {}
+
+
+def test_righteous_fury_adds_three_dice_and_a_wound_to_the_next_attack() -> None:
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    priest(gm, f, "Righteous Fury")
+    put(gm, e, 7, 1)
+    f.actions = 2
+    pray(gm, f, "Righteous Fury", f.id)
+    assert "angry" in gm.c.member(f.id).adv.character.afflictions
+    load(gm, *([1] * 8))
+    events = gm.apply(f"attack:{f.id}:Falchion:{e.id}")
+    test = next(ev for ev in events if ev.kind == "test")
+    assert len(test.data["dice"]) == 2 + 3
+    assert "Righteous Fury" not in f.effects
+
+
+def test_effects_survive_a_save_and_reload() -> None:
+    gm, cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Glue", "Phobia")
+    cast(gm, f, "Glue", e.id)
+    again = serial.load(CombatState, serial.dump(cs))
+    assert again.foes[0].effects == e.effects and again.foes[0].effects["Glue"] == COMBAT
