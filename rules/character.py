@@ -91,6 +91,7 @@ class Character:
     insight: int = 1  # unspent
     insight_earned: int = 1  # lifetime, capped at MAX_INSIGHT
     silver: int = 0
+    euphoric: bool = False  # Euphoria: wounds and fatigue do not count against the dice, until the fight ends
 
     # --- reading ---------------------------------------------------------------------
 
@@ -100,6 +101,8 @@ class Character:
     def available(self, a: Attr | str, *, in_combat: bool = False) -> int:
         """Available dice; a Berserker ignores STR fatigue and wounds in combat."""
         st = self.attr(a)
+        if in_combat and self.euphoric:
+            return st.score
         if in_combat and self.has_trait("Berserker") and self.attr(a) is self.attrs[Attr.STR]:
             return st.score
         return st.available

@@ -47,7 +47,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Allies and gear", ("help", "help_up", "stabilise", "item", "detach", "equip", "pickup", "move")),
 )
 #: Kinds aimed at one enemy: only the ones possible now are listed (plus one greyed, to say why not).
-TARGETED = ("attack", "manoeuvre", "feint")
+TARGETED = ("attack", "manoeuvre", "feint", "cast", "pray")
 BAR_KINDS = ("end", "flee")
 PHASE_TEXT = {
     "fast": "Fast adventurers act — in the order you like",
@@ -512,6 +512,13 @@ class CombatView(QWidget):
                 out += ok
             elif of_kind and kind == "attack":
                 out.append(nearest(cs, self._acting, of_kind) or of_kind[0])
+            elif kind in ("cast", "pray"):  # a power with no target now: once, greyed, with its reason
+                seen: set[str] = set()
+                for a in of_kind:
+                    power = str(a.param("spell") or a.param("prayer"))
+                    if power not in seen:
+                        seen.add(power)
+                        out.append(a)
         for a in mine:
             if a.kind in BAR_KINDS or (a.kind in TARGETED and a.target) or a.kind == "give":
                 continue  # (giving is done on the item, in the inventory)

@@ -128,10 +128,13 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
         a = first("defend") or first("manoeuvre", lambda x: x.param("name") == "turtle")
         if a is not None:
             return a
+    power = _best_power(gm, cs, f, mine)
+    if power is not None:
+        return power
     attack = _best_attack(gm, cs, who, mine, arms)
     if attack is not None:
         return attack
-    cast = first("cast")
+    cast = first("cast", lambda x: not x.target)  # a weapon spell (Magic Missile, Silver cannon)
     if cast is not None:
         return cast
     if hurt and f.actions >= 2:
@@ -216,6 +219,50 @@ def _best_attack(gm: GM, cs: CombatState, who: Member, mine: list[Action], arms:
     if not options:
         return None
     return max(options, key=lambda o: o[0])[1]
+
+
+#: Powers the autoplay aims at an enemy, best first: it puts the strongest enemy out of the fight (RULINGS
+#: R192 says what each does).  Powers that need a finer judgement (Nether swap, Arcane fire, Phobia...) are left
+#: to the player.
+DISABLING = ("Mercy", "Arcane prison", "Hold", "Command undead", "Nightmare", "Pain", "Glue", "Shackles",
+             "Memento mori", "Bonedance")  # fmt: skip
+#: Powers on the caster worth a first action when enemies are about.
+WARDS = ("Magic Shield",)
+#: What already takes an enemy out of the fight: not worth a second power.
+_OUT = ("Arcane prison", "Hold", "Command undead", "Nightmare", "Glue", "Purge the filth")
+
+
+def _strength(gm: GM, cs: CombatState, e: Foe) -> tuple[int, int]:
+    m = core.sheet(gm, e.monster)
+    return m.level, m.wounds - e.wounds
+
+
+def _best_power(gm: GM, cs: CombatState, f: Fighter, mine: list[Action]) -> Action | None:
+    """A wizard stuns, holds or imprisons the strongest enemy (when more than a straggler is left); a cleric
+    grants mercy to the nearly dead; a shield spell goes up first."""
+    powers = [a for a in mine if a.kind in ("cast", "pray") and a.target]
+    if not powers:
+        return None
+    for a in powers:
+        if a.param("spell") in WARDS and a.target == f.id and WARDS[0] not in f.effects:
+            return a
+    foes = cs.active_foes()
+    free = [e for e in foes if not any(core.lasting(cs, e, x) for x in _OUT)]
+    strong = max((_strength(gm, cs, e) for e in free), default=(0, 0))
+    options: list[tuple[tuple[int, int, int], Action]] = []
+    for a in powers:
+        name = str(a.param("spell") or a.param("prayer"))
+        target = a.target or ""
+        if name not in DISABLING or not target.startswith("e") or a.param("plea"):
+            continue
+        e = cs.foe(target)
+        if e not in free or (name == "Shackles" and f.channel):
+            continue
+        level, left = _strength(gm, cs, e)
+        if name != "Mercy" and ((len(foes) < 2 and left <= 2) or (level, left) < strong):
+            continue  # one weak enemy left: strike it down instead
+        options.append(((level, left, -DISABLING.index(name)), a))
+    return max(options, key=lambda o: o[0])[1] if options else None
 
 
 def _towards(moves: list[Action], f: Fighter, goals: list[tuple[int, int]], stop: int = 0) -> Action | None:

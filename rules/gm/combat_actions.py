@@ -126,11 +126,11 @@ def move_steps(gm: GM, who: Member) -> tuple[int, int]:
 def fighter_moves(gm: GM, cs: CombatState, f: Fighter, steps: int) -> dict[tuple[int, int], int]:
     occ = grid.occupants(cs)
     fighter_ids = {g.id for g in cs.fighters}
-    blocked = {t for t, who in occ.items() if any(i not in fighter_ids for i in who)}
+    smoke = core.lasting(cs, f, "Smoke form")  # smoke drifts through enemies, and nothing holds it back
+    blocked = set() if smoke else {t for t, who in occ.items() if any(i not in fighter_ids for i in who)}
     occupied = {t for t, who in occ.items() if who and t != f.tile}
-    return grid.reachable(
-        f.tile, steps, set(cs.tiles), blocked=blocked, occupied=occupied, threat=core.threat_for_fighters(cs)
-    )
+    threat = set() if smoke else core.threat_for_fighters(cs)
+    return grid.reachable(f.tile, steps, set(cs.tiles), blocked=blocked, occupied=occupied, threat=threat)
 
 
 def _why_stuck(f: Fighter) -> str | None:
@@ -216,6 +216,8 @@ def fighter_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
             reason = f"Needs {a.cost.actions} actions; {name} has {n} left."
         if f.stun > 0 and a.kind != "end" and not (a.kind == "recover" and a.param("what") == "stun"):
             reason = "Stunned: only Recover (removing a stun token) until no stun token is left."
+        if reason is None and f.focus and a.kind not in (f.focus, "end") and core.lasting(cs, f, "Hyperfocus"):
+            reason = f"Hyperfocus: only the same action ({f.focus}) this turn."
         if reason != a.reason:
             a = Action(a.id, a.kind, a.label, a.cost, reason is None, reason, a.who, a.target, a.params, a.rule)
         result.append(a)
@@ -632,6 +634,8 @@ def apply(gm: GM, action: Action) -> None:
     cost = f.actions if action.kind == "break_free" else action.cost.actions
     f.actions -= cost
     f.turn_started = True
+    if core.lasting(cs, f, "Hyperfocus") and not f.focus and action.kind != "end":
+        f.focus = action.kind  # "can only perform the same action" for the rest of the turn
     TABLE.apply(Turn(gm, cs, f, who), action)
     combat_flow.advance(gm)
 
@@ -1065,6 +1069,9 @@ def attack(
     if mode == "glorious finish" and was_alive and not foe.active and not cs.active_foes():
         _glorious(gm, who)
     return True
+
+
+powers.FIGHT_ATTACK = attack
 
 
 def _after_throw(gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, foe: Foe, mode: str) -> None:

@@ -213,6 +213,11 @@ def hurt_member(
     if lasting(cs, fighter, "Arcane prison"):
         gm.emit("immune", f"{who.name} is locked in the arcane crystal: nothing touches them.", who=who.id)
         return 0
+    if lasting(cs, fighter, "Smoke form"):
+        gm.emit("immune", f"{who.name} is smoke: nothing can harm them.", who=who.id)
+        return 0
+    if lasting(cs, fighter, "Borrowed Time"):
+        lethal = False  # "Target cannot die ... All wounds are placed normally"
     mark = len(gm.events)
     taken = gm.harm(
         who,

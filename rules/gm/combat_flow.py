@@ -249,6 +249,7 @@ def _begin_turns(gm: GM, cs: CombatState, fast: bool) -> None:
         if f.fast != fast:
             continue
         f.turn_started = False
+        f.focus = ""
         f.broke_free_tried = False
         f.help_ready = f.helped_by is not None
         f.actions = _actions_for(gm, cs, who) if who.adv.character.can_act else 0
@@ -419,6 +420,8 @@ def end(gm: GM, cs: CombatState, outcome: str) -> None:
         "stalemate": "The fight breaks off; both sides draw back.",
     }
     _record(gm, cs)
+    for m in gm.c.party:
+        m.adv.character.euphoric = False  # Euphoria lasts "during this combat"
     for f, who in core.standing(gm, cs):
         ch = who.adv.character
         if f.bleeding_out is not None and ch.condition is Condition.MORTALLY_WOUNDED:

@@ -49,6 +49,7 @@ class Fighter:
     effects: dict[str, int] = field(default_factory=dict)  # powers on this fighter: name -> last round (COMBAT: all)
     owed_fatigue: dict[str, int] = field(default_factory=dict)  # Apotheosis: fatigue that comes back next turn
     channel: str = ""  # a channelled power: "Shackles:e3" (power:target)
+    focus: str = ""  # Hyperfocus: the kind of action this turn is spent on
     dead: bool = False  # died in this fight (the body stays on the floor, but takes no room)
 
     @property

@@ -76,6 +76,10 @@ class Aimed:
 
 POWERS: dict[tuple[Kind, str], Power] = {}
 
+#: The adventurers' attack (:func:`rules.gm.combat_actions.attack`, wired from above, as the GM's procedures
+#: are): a power that "attacks with" a notation strikes as a weapon does.
+FIGHT_ATTACK: Callable[[GM, CombatState, Fighter, Member, Any, Foe], bool] | None = None
+
 
 def _register(power: Power) -> Power:
     key = (power.kind, power.name)
@@ -736,6 +740,136 @@ def _machine_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: 
 
 
 _register(Power("spell", "Machine spirit", _machine_outside, _machine_in_fight))
+
+
+def _borrowed_time(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
+    """Cador's Borrowed Time: "Target cannot die for the next 2d6 turns.  All wounds are placed normally"."""
+    _last(gm, cs, who, "Borrowed Time", "prayer", "cannot die")
+
+
+_register(Power("prayer", "Borrowed Time", fight=_borrowed_time, reach=grid.NEARBY))
+
+#: Cleansing Flames cures "any affliction, except for cursed, doomed and plagued".
+UNCLEANSED = frozenset({"cursed", "doomed", "plagued"})
+
+
+def _cleanse(gm: GM, m: Member) -> None:
+    for name in sorted(set(m.adv.character.afflictions) - UNCLEANSED):
+        gm.cure(m, name, "Cleansing Flames")
+
+
+def _cleansing_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter | Foe) -> None:
+    """Yulak's Cleansing Flames: "Holds the target while chanting, burning the target from inside, attacking
+    with STR 1PR+6.  If the target is an ally cure any affliction, except for cursed, doomed and plagued." """
+    if isinstance(who, Fighter):
+        m = core.member(gm, who.id)
+        if m is not None:
+            _cleanse(gm, m)
+        return
+    from rules.gm.combat_gear import Arm
+    from rules.notation import parse_attack
+
+    entry = next(p for p in gm.content.magic.prayers if p.name == "Cleansing Flames")
+    arm = Arm(key="Cleansing Flames", name="Cleansing Flames", attack=parse_attack(entry.attack or "STR 1PR+6"),
+              reach=grid.CLOSE, spell=True)  # fmt: skip
+    if FIGHT_ATTACK is not None:
+        FIGHT_ATTACK(gm, cs, f, caster, arm, who)
+
+
+def _cleansing_outside(gm: GM, caster: Member) -> None:
+    worst = max(gm.alive(), key=lambda m: len(set(m.adv.character.afflictions) - UNCLEANSED))
+    _cleanse(gm, worst)
+
+
+_register(Power("prayer", "Cleansing Flames", _cleansing_outside, _cleansing_in_fight, aim="creature"))
+
+
+def _season_choice(gm: GM, m: Member) -> tuple[Attr, Attr] | None:
+    """Season of changes: the target's player picks where the wounds and fatigue go from and to."""
+    ch = m.adv.character
+    loaded = [a.value for a in ATTRS if ch.attrs[a].wounds or ch.attrs[a].fatigue]
+    if not loaded:
+        return None
+    frm = Attr(gm.decider.choose(gm, m, "Season of changes: move wounds and fatigue from", loaded))
+    room = [a.value for a in ATTRS if a is not frm and ch.attrs[a].available > 0]
+    if not room:
+        return None
+    # the GM-decides player moves them where the fewest dice are needed: the lowest score with room
+    room.sort(key=lambda a: (ch.attrs[Attr(a)].score, a))
+    to = Attr(gm.decider.choose(gm, m, f"Season of changes: move them from {frm.value} to", room))
+    return frm, to
+
+
+def _season(gm: GM, m: Member) -> None:
+    """Akhzu's Season of changes: "You may move any number of wounds and fatigues from one attribute to another."
+    (As many as the other attribute has room for, RULINGS R193.)"""
+    pick = _season_choice(gm, m)
+    if pick is None:
+        gm.emit("season", f"{m.name} has nothing to move (Season of changes).", who=m.id)
+        return
+    frm, to = pick
+    a, b = m.adv.character.attrs[frm], m.adv.character.attrs[to]
+    wounds = min(a.wounds, b.available)
+    a.wounds -= wounds
+    b.wounds += wounds
+    fatigue = min(a.fatigue, b.available)
+    a.fatigue -= fatigue
+    b.fatigue += fatigue
+    gm.emit("season", f"{m.name}'s {wounds} wound(s) and {fatigue} fatigue move from {frm.value} to {to.value} "
+            "(Season of changes).", who=m.id, wounds=wounds, fatigue=fatigue)  # fmt: skip
+
+
+def _season_outside(gm: GM, caster: Member) -> None:
+    _season(gm, max(gm.alive(), key=lambda m: sum(m.adv.character.attrs[a].wounds for a in ATTRS)))
+
+
+def _season_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
+    m = core.member(gm, who.id)
+    if m is not None:
+        _season(gm, m)
+
+
+_register(Power("prayer", "Season of changes", _season_outside, _season_in_fight, reach=grid.NEARBY))
+
+
+def _hyperfocus(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
+    """Goshkalon's Hyperfocus: "For the next 1d6 turns of combat the target will have 3 actions, but can only
+    perform the same action.  The target can change actions between rounds." """
+    _last(gm, cs, who, "Hyperfocus", "prayer", "has three actions a turn, all the same")
+
+
+_register(Power("prayer", "Hyperfocus", fight=_hyperfocus, reach=grid.NEARBY))
+
+
+def _euphoria(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
+    """Goshkalon's Euphoria: "Target recover 2 fatigue.  During this combat the target can ignore wounds and
+    fatigue when counting available dice." """
+    m = core.member(gm, who.id)
+    if m is None:
+        return
+    ch = m.adv.character
+    for _ in range(2):
+        tired = [a for a in ATTRS if ch.attrs[a].fatigue]
+        if tired:
+            a = max(tired, key=lambda x: ch.attrs[x].fatigue)
+            ch.attrs[a].fatigue -= 1
+    ch.euphoric = True
+    _all_fight(gm, cs, who, "Euphoria", "ignores wounds and fatigue when counting dice")
+
+
+_register(Power("prayer", "Euphoria", fight=_euphoria))
+
+
+def _smoke(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
+    """Smoke form: "can move around for ... one combat turn (2 actions).  The wizard cannot be harmed while in
+    smoke form." (Until the wizard's next turn; it passes through enemies, RULINGS R193.)"""
+    core.put(cs, f, "Smoke form", 2)
+    f.actions = max(f.actions, 2)  # "one combat turn (2 actions)" of moving
+    gm.emit("effect", f"{caster.name} turns to smoke: no harm until their next turn, and enemies are no wall.",
+            who=caster.id, effect="Smoke form")  # fmt: skip
+
+
+_register(Power("spell", "Smoke form", fight=_smoke, aim="self"))
 
 
 # --- miracles ----------------------------------------------------------------------------------------------------

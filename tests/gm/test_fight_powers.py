@@ -386,3 +386,78 @@ def test_effects_survive_a_save_and_reload() -> None:
     cast(gm, f, "Glue", e.id)
     again = serial.load(CombatState, serial.dump(cs))
     assert again.foes[0].effects == e.effects and again.foes[0].effects["Glue"] == COMBAT
+
+
+def test_borrowed_time_keeps_the_target_alive_through_a_killing_blow() -> None:
+    gm, cs, f, _e = one_on_one("Hobgoblin")
+    priest(gm, f, "Borrowed Time")
+    pray(gm, f, "Borrowed Time", f.id, 3, 3)
+    who = gm.c.member(f.id)
+    core.hurt_member(gm, cs, f, who, 30, "a test", armour=False)
+    assert who.adv.character.alive
+
+
+def test_cleansing_flames_cures_an_ally_but_not_a_curse() -> None:
+    gm, _cs, f, _e = one_on_one("Hobgoblin")
+    priest(gm, f, "Cleansing Flames")
+    ch = gm.c.member(f.id).adv.character
+    ch.afflictions |= {"bleeding", "terrified", "cursed"}
+    pray(gm, f, "Cleansing Flames", f.id)
+    assert ch.afflictions == {"cursed"}
+
+
+def test_cleansing_flames_burns_an_enemy_close_by_with_the_prayers_notation() -> None:
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    priest(gm, f, "Cleansing Flames")
+    put(gm, e, 7, 1)
+    e.ap = 0
+    events = pray(gm, f, "Cleansing Flames", e.id, 5, 5)  # then the STR test: a success
+    assert any(ev.kind == "test" and ev.data["attr"] == "STR" for ev in events)
+    assert e.wounds == 1  # "1PR": one wound, unresisted
+
+
+def test_season_of_changes_moves_wounds_to_an_attribute_with_room() -> None:
+    gm, _cs, f, _e = one_on_one("Hobgoblin")
+    priest(gm, f, "Season of changes")
+    ch = gm.c.member(f.id).adv.character
+    for a in ATTRS:
+        ch.attrs[a].score, ch.attrs[a].wounds, ch.attrs[a].fatigue = 3, 0, 0
+    ch.attrs[Attr.STR].wounds = 2
+    pray(gm, f, "Season of changes", f.id)
+    assert ch.attrs[Attr.STR].wounds == 0
+    assert sum(ch.attrs[a].wounds for a in ATTRS) == 2
+
+
+def test_hyperfocus_gives_three_actions_of_one_kind() -> None:
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    priest(gm, f, "Hyperfocus")
+    put(gm, e, 14, 1)
+    pray(gm, f, "Hyperfocus", f.id, 3)
+    end_round(gm, f)
+    assert f.actions == 3
+    moves = [a for a in gm.legal_actions() if a.kind == "move" and a.available]
+    gm.apply(moves[0])
+    others = [a for a in gm.legal_actions() if a.kind == "dodge"]
+    assert others and all(a.reason == "Hyperfocus: only the same action (move) this turn." for a in others)
+
+
+def test_euphoria_counts_every_die_until_the_fight_ends() -> None:
+    gm, _cs, f, _e = one_on_one("Hobgoblin")
+    priest(gm, f, "Euphoria")
+    ch = gm.c.member(f.id).adv.character
+    ch.attrs[Attr.STR].wounds = 1
+    ch.attrs[Attr.DEX].fatigue = 1
+    pray(gm, f, "Euphoria", f.id)
+    assert ch.attrs[Attr.DEX].fatigue == 0
+    assert ch.available(Attr.STR, in_combat=True) == ch.attrs[Attr.STR].score
+    assert ch.available(Attr.STR) == ch.attrs[Attr.STR].score - 1  # out of the fight it counts again
+
+
+def test_smoke_form_cannot_be_harmed_and_drifts_through_enemies() -> None:
+    gm, cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Smoke form")
+    put(gm, e, 7, 1)
+    cast(gm, f, "Smoke form", f.id)
+    who = gm.c.member(f.id)
+    assert core.hurt_member(gm, cs, f, who, 3, "a test") == 0
+    assert any(a.kind == "move" and a.param("x") == 8 for a in gm.legal_actions())

@@ -14,14 +14,9 @@ CONTENT = load_content()
 
 NOT_YET_PLAYED = [
     "prayer: Bliss",
-    "prayer: Borrowed Time",
-    "prayer: Cleansing Flames",
     "prayer: Detect Evil",
-    "prayer: Euphoria",
     "prayer: Eyes of the forest",
-    "prayer: Hyperfocus",
     "prayer: Seal",
-    "prayer: Season of changes",
     "prayer: Silence",
     "prayer: Swarm",
     "spell: Arcane Seal",
@@ -33,7 +28,6 @@ NOT_YET_PLAYED = [
     "spell: Mind fog",
     "spell: Mystic ink",
     "spell: Pocket reality",
-    "spell: Smoke form",
     "spell: Transmute",
     "spell: Weave fate",
 ]
