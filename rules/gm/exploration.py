@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from rules.attributes import ATTRS, Attr
 from rules.character import Condition
 from rules.checks import RuleError
-from rules.gm import camp, combat, encounters, exploration_use, freeform, rearrange
+from rules.gm import camp, combat, encounters, exploration_use, freeform, powers, rearrange
 from rules.gm.events import Action, Cost
 from rules.gm.gear import (
     burn,
@@ -381,6 +381,7 @@ def leave(gm: GM) -> None:
     for m in gm.alive():
         snuff(gm, m, "back in daylight", keep=True)
         gm.cure(m, "hopeless", "escaping alive from the dungeon")
+    powers.end_of_expedition(gm)
     gm.emit("exit", f"The party leaves {gm.site(exp.location).title} after {exp.turns} turns.", turns=exp.turns)
     gm.c.expedition = None
     gm.procedures.start_interlude(gm)

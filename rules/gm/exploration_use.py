@@ -114,15 +114,17 @@ def _spend(gm: GM, owner: Member, carried: Carried) -> None:
 # --- magic ------------------------------------------------------------------------------------------------------
 
 
-def _use_outside(gm: GM, kind: powers.Kind, name: str) -> str | Literal[False] | None:
+def _use_outside(gm: GM, kind: powers.Kind, name: str, m: Member) -> str | Literal[False] | None:
     """None: the power does something out of a fight; a reason when it works only in one; False when the GM
     cannot play it at all (named by ``blacksalt validate``, never offered as a no-op)."""
     if kind == "spell" and name in WEAPON_SPELLS:
         return "Works only in a fight."
     power = powers.handler(kind, name)
-    if power is None:
+    if power is None or (power.outside is None and power.fight is None):
         return False
-    return None if power.outside is not None else "Works only in a fight."
+    if power.outside is None:
+        return "Works only in a fight."
+    return power.ready(gm, m) if power.ready is not None else None
 
 
 def magic_actions(gm: GM) -> list[Action]:
@@ -133,7 +135,7 @@ def magic_actions(gm: GM) -> list[Action]:
             for spell in book.memorised:
                 if spell in book.forgotten:
                     continue
-                use = _use_outside(gm, "spell", spell)
+                use = _use_outside(gm, "spell", spell, m)
                 if use is False:
                     continue
                 risky = not carries(m, gm.content, "conductor")
@@ -165,7 +167,7 @@ def magic_actions(gm: GM) -> list[Action]:
         prayers = m.adv.prayers
         if prayers is not None and m.adv.character.has_trait("Divine mandate"):
             for prayer in prayers.memorised:
-                use = _use_outside(gm, "prayer", prayer)
+                use = _use_outside(gm, "prayer", prayer, m)
                 if use is False:
                     continue
                 why, exhausted, plea = powers.prayer_blocked(gm, m, prayer)

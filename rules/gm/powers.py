@@ -27,13 +27,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from rules.attributes import ATTRS, Attr
 from rules.checks import RuleError
-from rules.dice import DiceExpr
+from rules.dice import DiceExpr, d
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
 from rules.gm.combat_foes import flee, hurt_foe
 from rules.gm.combat_gear import WEAPON_SPELLS
 from rules.gm.combat_state import CombatState, Fighter, Foe, Tile
 from rules.gm.gear import carries
+from rules.gm.places import blocked, door_state, live_monsters, room_label
+from rules.gm.site import SiteLink
 from rules.inventory import Carried
 
 if TYPE_CHECKING:
@@ -61,6 +63,7 @@ class Power:
     area: bool = False  # in a fight: no target to choose, it takes everyone within ``reach`` of the caster
     aim: Aim = "ally"
     fits: Fits | None = None  # why an enemy in reach is no target for it (None: it is)
+    ready: Callable[[GM, Member], str | None] | None = None  # out of a fight: why not now (None: it may)
 
 
 @dataclass(frozen=True)
@@ -870,6 +873,185 @@ def _smoke(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) ->
 
 
 _register(Power("spell", "Smoke form", fight=_smoke, aim="self"))
+
+
+# --- powers out of a fight: doors, sight, the expedition ---------------------------------------------------------
+
+
+def _here(gm: GM) -> list[SiteLink]:
+    """The ways out of the party's room it knows of (not a secret door still unfound)."""
+    exp = gm.c.expedition
+    if exp is None:
+        return []
+    return [lk for lk in gm.site_level().links_of(exp.room) if lk.door != "secret" or door_state(gm, lk).found]
+
+
+def _locked(gm: GM) -> list[SiteLink]:
+    return [lk for lk in _here(gm) if blocked(gm, lk) == "The door is locked: use its key or pick the lock."]
+
+
+def _knock_ready(gm: GM, caster: Member) -> str | None:
+    return None if _locked(gm) else "No locked door here."
+
+
+def _knock(gm: GM, caster: Member) -> None:
+    """Knock/Lock: "Locks or opens a door nearby.  Will unlock any simple mechanical lock." """
+    exp = gm.c.expedition
+    doors = _locked(gm)
+    if exp is None or not doors:
+        raise RuleError("no locked door here")
+    names = [f"the locked door to {room_label(gm, lk.other(exp.room))}" for lk in doors]
+    pick = gm.decider.choose(gm, caster, "Knock/Lock: which door opens?", names)
+    link = doors[names.index(pick)]
+    door_state(gm, link).unlocked = True
+    gm.emit("door", f"The lock of {pick} clicks open (Knock/Lock).", link=link.id)
+
+
+_register(Power("spell", "Knock/Lock", _knock, ready=_knock_ready))
+
+#: What Detect Evil shows glowing: "evil or undead" (the voidspawn and the ghosts are evil; RULINGS R194).
+EVIL = frozenset({"undead", "ghost", "voidspawn"})
+
+
+def _evil_here(gm: GM, room_id: int) -> list[str]:
+    out: list[str] = []
+    for g in live_monsters(gm, room_id):
+        try:
+            tags = set(core.sheet(gm, g.monster).tags)
+        except KeyError:
+            continue
+        if tags & EVIL:
+            out.append(g.monster)
+    return out
+
+
+def _detect_evil(gm: GM, caster: Member) -> None:
+    """Yulak's Detect Evil: "Everything nearby that's evil or undead glows with a green light" — the rooms
+    next to the party's, and this one."""
+    exp = gm.c.expedition
+    if exp is None:
+        raise RuleError("nothing to detect here")
+    glows = []
+    for rid in [exp.room, *(lk.other(exp.room) for lk in _here(gm))]:
+        evil = _evil_here(gm, rid)
+        if evil:
+            glows.append(f"{'here' if rid == exp.room else room_label(gm, rid)}: {', '.join(sorted(set(evil)))}")
+    text = ("A green glow: " + "; ".join(glows) + ".") if glows else "Nothing nearby glows: no evil, no undead."
+    gm.emit("detect", text + " (Detect Evil)", who=caster.id)
+
+
+def _detect_ready(gm: GM, caster: Member) -> str | None:
+    return None if gm.c.expedition is not None else "Nothing to detect here."
+
+
+_register(Power("prayer", "Detect Evil", _detect_evil, ready=_detect_ready))
+
+
+def _unseen(gm: GM) -> list[SiteLink]:
+    exp = gm.c.expedition
+    if exp is None:
+        return []
+    return [lk for lk in _here(gm) if not gm.room_state(lk.other(exp.room)).visited]
+
+
+def _eye_ready(gm: GM, caster: Member) -> str | None:
+    return None if _unseen(gm) else "No unexplored room next to this one."
+
+
+def _arcane_eye(gm: GM, caster: Member) -> None:
+    """Arcane eye: the eye floats into a room next to this one, through any gap, and shows what is there (its
+    creatures, and what lies in the open).  Creatures that are awake may spot it (a 1 or 2 on the Die of Fate):
+    it bursts, and the wizard takes 1 INT wound (RULINGS R194)."""
+    exp = gm.c.expedition
+    ways = _unseen(gm)
+    if exp is None or not ways:
+        raise RuleError("no unexplored room next to this one")
+    names = [room_label(gm, lk.other(exp.room)) for lk in ways]
+    pick = gm.decider.choose(gm, caster, "Arcane eye: which room does the eye float into?", names)
+    rid = ways[names.index(pick)].other(exp.room)
+    st = gm.room_state(rid)
+    st.seen = True
+    room = gm.room(rid)
+    groups = live_monsters(gm, rid)
+    who = ", ".join(f"{g.count} {g.monster}" + ("" if g.aware else " (unaware)") for g in groups) or "no one"
+    loot = [x.name for x in room.loot if not x.hidden]
+    gm.emit("scout", f"The arcane eye floats into {room.name} (room {rid}): {room.description} It sees {who}"
+            + (f"; in the open: {', '.join(loot)}" if loot else "") + ".", who=caster.id, room=rid)  # fmt: skip
+    if any(g.aware for g in groups):
+        face = d(gm.rng, 6)
+        if face <= 2:
+            gm.emit("scout", f"The creatures spot the eye and tear it apart (Die of Fate {face}).", who=caster.id)
+            gm.harm(caster, 1, "the arcane eye destroyed", attr=Attr.INT, armour=False)
+        else:
+            gm.emit("scout", f"The eye slips away unseen (Die of Fate {face}).", who=caster.id)
+
+
+_register(Power("spell", "Arcane eye", _arcane_eye, ready=_eye_ready))
+
+POCKET = "Pocket reality"
+
+
+def _pocket_ready(gm: GM, caster: Member) -> str | None:
+    if gm.c.expedition is None:
+        return "Only on an expedition (it lasts until the expedition ends)."
+    return "A pocket reality is already open." if any(p.name == POCKET for p in caster.adv.inventory.places) else None
+
+
+def _pocket(gm: GM, caster: Member) -> None:
+    """Pocket reality: "a bag that looks very small on the outside, but has 3 slots.  Anything inside do not
+    count towards encumbrance.  It lasts until the end of the expedition." """
+    caster.adv.inventory.add_container(POCKET, 3, on_body=False)
+    gm.emit("pocket", f"{caster.name} opens a pocket reality: 3 slots that weigh nothing, until the expedition "
+            "ends.", who=caster.id)  # fmt: skip
+
+
+_register(Power("spell", POCKET, _pocket, ready=_pocket_ready))
+
+
+def _bliss_ready(gm: GM, caster: Member) -> str | None:
+    return None if any(m.adv.character.afflictions for m in gm.alive()) else "No one has an affliction."
+
+
+def _bliss(gm: GM, caster: Member) -> None:
+    """Goshkalon's Bliss: "Choose one affliction the target currently has, during this expedition that affliction
+    will have no effect, but can't be removed."  It is set aside until the expedition ends, then comes back."""
+    exp = gm.c.expedition
+    hurt = [m for m in gm.alive() if m.adv.character.afflictions]
+    if not hurt:
+        raise RuleError("no one has an affliction")
+    options = [f"{m.name}: {a}" for m in hurt for a in sorted(m.adv.character.afflictions)]
+    pick = gm.decider.choose(gm, caster, "Bliss: which affliction stops mattering?", options)
+    m = hurt[[o.split(": ")[0] for o in options].index(pick.split(": ")[0])]
+    name = pick.split(": ", 1)[1]
+    m.adv.character.afflictions.discard(name)
+    m.bliss.append(name)
+    gm.emit("bliss", f"{m.name}'s {name} no longer matters" + (" until the expedition ends" if exp else "")
+            + " (Bliss).", who=m.id)  # fmt: skip
+
+
+_register(Power("prayer", "Bliss", _bliss, ready=_bliss_ready))
+
+
+def end_of_expedition(gm: GM) -> None:
+    """What lasts "until the end of the expedition" ends: a pocket reality spills what it held; Bliss wears off."""
+    for m in gm.c.party:
+        inv = m.adv.inventory
+        pocket = next((p for p in inv.places if p.name == POCKET), None)
+        if pocket is not None:
+            inside = [i for i in inv.items if i.place == POCKET]
+            inv.places.remove(pocket)
+            for item in inside:
+                inv.items.remove(item)
+                where = inv.room_for(item)
+                if where is None:
+                    gm.emit("pocket", f"The pocket reality closes: {item.name} is lost.", who=m.id)
+                else:
+                    inv.add(item, where)
+            gm.emit("pocket", f"{m.name}'s pocket reality closes.", who=m.id)
+        for name in m.bliss:
+            m.adv.character.afflictions.add(name)
+            gm.emit("bliss", f"Bliss wears off: {m.name} is {name} again.", who=m.id)
+        m.bliss = []
 
 
 # --- miracles ----------------------------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ class Member:
     lit: str | None = None  # the light source in hand, burning (an inventory item's name)
     joined_day: int = 0
     fate: str = ""  # "died in the Chapel of Candles on day 12", "retired on day 80"
+    bliss: list[str] = field(default_factory=list)  # afflictions Bliss set aside until the expedition ends
 
     @property
     def name(self) -> str:

@@ -13,21 +13,16 @@ from rules.gm import powers
 CONTENT = load_content()
 
 NOT_YET_PLAYED = [
-    "prayer: Bliss",
-    "prayer: Detect Evil",
     "prayer: Eyes of the forest",
     "prayer: Seal",
     "prayer: Silence",
     "prayer: Swarm",
     "spell: Arcane Seal",
-    "spell: Arcane eye",
     "spell: Black night",
     "spell: Hover",
-    "spell: Knock/Lock",
     "spell: Magic mouth",
     "spell: Mind fog",
     "spell: Mystic ink",
-    "spell: Pocket reality",
     "spell: Transmute",
     "spell: Weave fate",
 ]

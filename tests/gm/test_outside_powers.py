@@ -1,0 +1,103 @@
+"""Spells and prayers out of a fight that open doors, scout rooms, sense evil and last the expedition (#13)."""
+
+from __future__ import annotations
+
+from rules.gm import exploration, powers
+from rules.gm.engine import GM
+from rules.gm.places import door_state
+from rules.gm.site import SiteMonsters
+from rules.inventory import Carried
+from rules.magic import Prayers, Spellbook
+from tests.gm.scripted import corridor, game
+
+
+def caster(gm: GM, spell: str | None = None, prayer: str | None = None) -> str:
+    m = gm.c.party[0]
+    if spell:
+        m.adv.character.traits.append("Magic user")
+        m.adv.inventory.add(Carried("Crystal ball", ""))
+        m.adv.spellbook = Spellbook(known=[spell], memorised=[spell])
+    if prayer:
+        m.adv.character.traits.append("Divine mandate")
+        m.adv.inventory.add(Carried("Holy symbol", ""))
+        m.adv.prayers = Prayers(memorised=[prayer])
+    return m.id
+
+
+def offered(gm: GM, key: str) -> object:
+    return next(a for a in gm.legal_actions() if a.id == key)
+
+
+def test_knock_opens_the_locked_door_and_is_greyed_where_none_is() -> None:
+    gm = game(corridor(3, doors={1: "locked"}))
+    exploration.enter(gm, "test-site")
+    who = caster(gm, spell="Knock/Lock")
+    link = gm.site_level().links[0]
+    assert offered(gm, f"cast:{who}:Knock/Lock").available
+    gm.apply(f"cast:{who}:Knock/Lock")
+    assert door_state(gm, link).unlocked
+    gm.c.party[0].adv.spellbook.forgotten.clear()  # (whatever the INT test said)
+    assert offered(gm, f"cast:{who}:Knock/Lock").reason == "No locked door here."
+
+
+def test_arcane_eye_shows_the_next_room_and_its_creatures() -> None:
+    site = corridor(3, r2={"monsters": (SiteMonsters("Hobgoblin", 2, aware=False),)})
+    gm = game(site)
+    exploration.enter(gm, "test-site")
+    who = caster(gm, spell="Arcane eye")
+    events = gm.apply(f"cast:{who}:Arcane eye")
+    seen = next(e for e in events if e.kind == "scout")
+    assert "2 Hobgoblin (unaware)" in seen.text and gm.room_state(2).seen
+    assert not any("Die of Fate" in e.text for e in events)  # asleep: no one to spot the eye
+
+
+def test_detect_evil_names_the_undead_next_door() -> None:
+    site = corridor(3, r2={"monsters": (SiteMonsters("Slumbering Corpse", 1),)})
+    gm = game(site)
+    exploration.enter(gm, "test-site")
+    who = caster(gm, prayer="Detect Evil")
+    gm.rng.seed(3)
+    events = gm.apply(f"pray:{who}:Detect Evil")
+    glow = [e for e in events if e.kind == "detect"]
+    assert not glow or "Slumbering Corpse" in glow[0].text  # (the PRE test may be failed: no answer)
+
+
+def test_detect_evil_handler_sees_through_the_door() -> None:
+    site = corridor(3, r2={"monsters": (SiteMonsters("Slumbering Corpse", 1),)})
+    gm = game(site)
+    exploration.enter(gm, "test-site")
+    power = powers.handler("prayer", "Detect Evil")
+    assert power is not None and power.outside is not None
+    power.outside(gm, gm.c.party[0])
+    assert "Slumbering Corpse" in gm.events[-1].text
+
+
+def test_pocket_reality_carries_three_slots_for_nothing_until_the_expedition_ends() -> None:
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    m = gm.c.party[0]
+    power = powers.handler("spell", "Pocket reality")
+    assert power is not None and power.outside is not None
+    power.outside(gm, m)
+    inv = m.adv.inventory
+    before = inv.carried_slots
+    inv.add(Carried("Rope", "", slots=2), "Pocket reality")
+    assert inv.carried_slots == before
+    assert power.ready is not None and power.ready(gm, m) == "A pocket reality is already open."
+    powers.end_of_expedition(gm)
+    assert not any(p.name == "Pocket reality" for p in inv.places)
+    assert any(i.name == "Rope" for i in inv.items)  # fell back into a bag (or was said lost)
+
+
+def test_bliss_sets_an_affliction_aside_for_the_expedition() -> None:
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    m = gm.c.party[0]
+    m.adv.character.afflictions = {"terrified"}
+    power = powers.handler("prayer", "Bliss")
+    assert power is not None and power.outside is not None
+    power.outside(gm, m)
+    assert "terrified" not in m.adv.character.afflictions
+    assert not gm.afflict(m, "terrified", "a test")  # it has no effect, even anew
+    powers.end_of_expedition(gm)
+    assert "terrified" in m.adv.character.afflictions  # "can't be removed": it comes back
