@@ -53,14 +53,9 @@ DODGE_GREAT_EXTRA = 1
 #: Help another: "Next turn an ally will receive an extra dice from you"; it costs 2 actions.
 HELP_ACTIONS = 2
 DODGE_ACTIONS = 2
-#: Manoeuvres this engine plays; the others are listed as not yet automated.
-MANOEUVRES = {
-    "bash", "disarm", "glorious finish", "turtle", "aegis", "payback", "roar", "charge", "reckless attack",
-    "clean kill", "incapacitating strike", "wing it", "outsmart", "quick thinking", "dirty tricks",
-    "knife in the back",
-}  # fmt: skip
-#: Reactions that happen by themselves during the enemies' turn (no action to take).
-REACTIONS = {"aegis", "payback"}
+MANOEUVRES = powers.MANOEUVRES
+#: Reactions that happen during the enemies' turn (no action to take; Going somewhere? asks the player there).
+REACTIONS = {"aegis", "payback", "going somewhere?"}
 #: Enemies that wield a weapon and can be disarmed (the others bite and claw).
 ARMED_TAGS = {"human", "goblin"}
 
@@ -328,9 +323,7 @@ def _manoeuvre_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list
             continue
         rule = f"{mv.name}: {mv.text}"
         if key not in MANOEUVRES:
-            out.append(_act(f"manoeuvre:{f.id}:{key}", "manoeuvre", f"{who.name}: {mv.name}", f, mv.actions or 1,
-                            reason="Not yet automated.", rule=rule))  # fmt: skip
-            continue
+            raise RuleError(f"the manoeuvre {mv.name!r} has no handler")  # blacksalt validate names it first
         cost = mv.actions
         used = "Once per combat: already used." if mv.once_per_combat and key in f.used else None
         if key in ("bash", "disarm"):
@@ -397,6 +390,16 @@ def _manoeuvre_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list
                 out.append(_act(f"manoeuvre:{f.id}:{key}:{a}", "manoeuvre",
                                 f"{who.name}: Quick thinking ({a}: a dodge token)", f, cost,
                                 params=(("name", key), ("attr", a)), rule=rule))  # fmt: skip
+        elif key == "fast trapping":
+            kit = next((i for i in who.adv.inventory.items if i.name.lower() == "trapping kit"), None)
+            for foe in cs.active_foes():
+                spot = trap_spot(cs, f, foe, mv.range_tiles or 3)
+                reason = "Needs a trapping kit." if kit is None else None
+                if reason is None and spot is None:
+                    reason = "No free tile in its path within 3 tiles."
+                out.append(_act(f"manoeuvre:{f.id}:{key}:{foe.id}", "manoeuvre",
+                                f"{who.name}: Fast trapping — a trap in the path of {core.label(foe)}", f, cost,
+                                target=foe.id, reason=reason, params=(("name", key),), rule=rule))  # fmt: skip
         elif key == "dirty tricks":
             reach = mv.range_tiles or 2
             for foe in cs.active_foes():
@@ -1143,6 +1146,8 @@ def _manoeuvre_apply(gm: GM, cs: CombatState, f: Fighter, who: Member, action: A
                 gm.emit("foe_disarmed", f"{core.label(foe)} drops its weapon.", foe=foe.id)
     elif key in ("reckless attack", "clean kill", "incapacitating strike", "glorious finish") and foe is not None:
         attack(gm, cs, f, who, _arm(gm, who, f, str(action.param("arm"))), foe, mode=key)
+    elif key == "fast trapping" and foe is not None:
+        _fast_trap(gm, cs, f, who, foe, mv.range_tiles or 3)
     elif key == "outsmart" and foe is not None:
         ch = who.adv.character
         attr = max((Attr.PRE, Attr.INT), key=lambda a: ch.available(a, in_combat=True))
@@ -1172,6 +1177,28 @@ def _manoeuvre_apply(gm: GM, cs: CombatState, f: Fighter, who: Member, action: A
         foe.tricked_round = cs.round + 1  # until the end of the next round
         gm.emit("tricked", f"{who.name} throws sand in the eyes of {core.label(foe)}: allies attack it with "
                 "advantage.", who=who.id, foe=foe.id)  # fmt: skip
+
+
+def trap_spot(cs: CombatState, f: Fighter, foe: Foe, reach: int) -> tuple[int, int] | None:
+    """Where a thrown trap catches ``foe``: the free tile next to it on its way to the thrower (within reach)."""
+    taken = {g.tile for g in cs.fighters if not (g.dead or g.fled)} | {e.tile for e in cs.active_foes()}
+    taken |= set(cs.traps)
+    spots = [t for t in grid.around(foe.tile) if t in set(cs.tiles) and t not in taken
+             and grid.distance(f.tile, t) <= reach]  # fmt: skip
+    return min(spots, key=lambda t: (grid.distance(t, f.tile), t[1], t[0])) if spots else None
+
+
+def _fast_trap(gm: GM, cs: CombatState, f: Fighter, who: Member, foe: Foe, reach: int) -> None:
+    """Fast trapping: "Quickly arm and throw a trapping kit 3 tiles away" — a trap the next enemy to step on
+    takes (4 wounds, held until it frees itself; RULINGS R195).  The kit's usage die is rolled."""
+    kit = next(i for i in who.adv.inventory.items if i.name.lower() == "trapping kit")
+    spot = trap_spot(cs, f, foe, reach)
+    if spot is None:
+        raise RuleError("no free tile in its path")
+    cs.traps.append(spot)
+    gm.emit("trap_set", f"{who.name} arms a trap and throws it in the path of {core.label(foe)}.", who=who.id,
+            tile=list(spot))  # fmt: skip
+    use_up(gm, who, kit)
 
 
 def _roar(gm: GM, cs: CombatState, f: Fighter, who: Member, mv: Manoeuvre) -> None:

@@ -135,6 +135,7 @@ def moves(gm: GM, cs: CombatState, foe: Foe, steps: int | None = None) -> dict[T
         threat=threat,
         ignore_stop=bool({"nimble", "immaterial"} & tags),
         straight="straight_line_movement" in tags,
+        stops=set(cs.traps),
     )
 
 
@@ -147,10 +148,14 @@ def _free(cs: CombatState, t: Tile, me: Foe) -> bool:
     return t in set(cs.tiles) and all(i == me.id for i in who)
 
 
+#: Powers and snares that hold an enemy in place.
+HELD = ("Glue", "Hold", "Arcane prison", "Nightmare", "Command undead", "Trapped")
+
+
 def held(cs: CombatState, foe: Foe) -> bool:
     """Held in place by a power: Glue, Shackles, Hold, the arcane prison, asleep, or commanded to stand."""
     return (
-        any(core.lasting(cs, foe, n) for n in ("Glue", "Hold", "Arcane prison", "Nightmare", "Command undead"))
+        any(core.lasting(cs, foe, n) for n in HELD)
         or any(f.channel == f"Shackles:{foe.id}" for f in cs.fighters)
     )
 
@@ -205,6 +210,9 @@ def enemy_turn(gm: GM, cs: CombatState, foe: Foe) -> bool:
         return True
     if _idle(gm, cs, foe):
         return False
+    if core.lasting(cs, foe, "Trapped"):
+        _untrap(gm, cs, foe, m)
+        return True
     tags = core.rules_of(m)
     if "dodge_token_each_turn" in tags:
         foe.dodge += 1
@@ -539,8 +547,12 @@ def _ram_plan(gm: GM, cs: CombatState, foe: Foe, a: MonsterAction, pool: list[tu
 def _execute(gm: GM, cs: CombatState, foe: Foe, m: Monster, plan: Plan) -> None:
     a = plan.action
     if plan.kind == "move" and plan.tile is not None:
+        if _blocked_by_an_adventurer(gm, cs, foe):
+            return
         gm.emit("foe_move", f"{core.label(foe)} moves.", foe=foe.id, frm=list(foe.tile), to=list(plan.tile))
         foe.x, foe.y = plan.tile
+        if foe.tile in cs.traps:
+            _sprung(gm, cs, foe)
     elif plan.kind == "heal" and a is not None:
         healed = foe.wounds if a.value == "all" else min(foe.wounds, int(a.value or 0))
         foe.wounds -= healed
@@ -564,6 +576,42 @@ def _execute(gm: GM, cs: CombatState, foe: Foe, m: Monster, plan: Plan) -> None:
                 gm.emit("foe_move", f"{core.label(foe)} lunges.", foe=foe.id, frm=list(foe.tile), to=list(spot))
                 foe.x, foe.y = spot
         use(gm, cs, foe, m, a, plan.target)
+
+
+def _sprung(gm: GM, cs: CombatState, foe: Foe) -> None:
+    """A trap: "Stepping on a trap causes 4 wounds and immobilizes the target." """
+    cs.traps.remove(foe.tile)
+    gm.emit("trap_sprung", f"{core.label(foe)} steps on a trap!", foe=foe.id)
+    hurt_foe(gm, cs, foe, 4, "a trap", hit=False)
+    if foe.active:
+        core.put(cs, foe, "Trapped")
+
+
+def _blocked_by_an_adventurer(gm: GM, cs: CombatState, foe: Foe) -> bool:
+    """Going somewhere? (Hoodlum): "During the enemy actions you may block an enemy from moving, add a stun token
+    to yourself.  The enemy will still spend an action."  Asked of each hoodlum Close to it who can act."""
+    for f, who in core.able(gm, cs):
+        if "going somewhere?" not in (n.lower() for n in who.adv.manoeuvres) or not grid.close(f.tile, foe.tile):
+            continue
+        options = ["block it", "let it go"] if f.stun == 0 else ["let it go", "block it"]
+        pick = gm.decider.choose(gm, who, f"Going somewhere? {core.label(foe)} is about to move: block it "
+                                 f"(a stun token on {who.name})?", options)  # fmt: skip
+        if pick == "block it":
+            gm.emit("blocked", f"{who.name} steps in the way: {core.label(foe)} goes nowhere.", who=who.id,
+                    foe=foe.id)  # fmt: skip
+            core.add_stun(gm, cs, f, 1, "Going somewhere?")
+            return True
+    return False
+
+
+def _untrap(gm: GM, cs: CombatState, foe: Foe, m: Monster) -> None:
+    """"Getting free requires 1 turn and a strength test": its turn, its level in dice, a 4+ frees it."""
+    faces = roll(gm.rng, max(1, m.level))
+    free = any(f >= 4 for f in faces)
+    if free:
+        del foe.effects["Trapped"]
+    gm.emit("foe_untrap", f"{core.label(foe)} wrenches at the trap ({faces}): "
+            + ("it tears free." if free else "still caught."), foe=foe.id, faces=faces)  # fmt: skip
 
 
 def _consume(gm: GM, cs: CombatState, foe: Foe, a: MonsterAction, corpse: Tile) -> None:

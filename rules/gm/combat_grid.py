@@ -137,12 +137,14 @@ def reachable(
     threat: set[Tile],
     ignore_stop: bool = False,
     straight: bool = False,
+    stops: set[Tile] | None = None,
 ) -> dict[Tile, int]:
     """Tiles a mover can end on with at most ``steps`` orthogonal steps, and how many steps each takes.
 
     ``blocked``: tiles it cannot pass through; ``occupied``: tiles it may pass but
     not stop on; ``threat``: tiles adjacent to an enemy — leaving one ends the move
-    one tile later (unless ``ignore_stop``); ``straight``: no change of direction.
+    one tile later (unless ``ignore_stop``); ``straight``: no change of direction; ``stops``: tiles that end
+    the move of whoever steps on them (a trap).
     """
     best: dict[Tile, int] = {}
     if steps <= 0:
@@ -164,6 +166,8 @@ def reachable(
                 best[n] = used + 1
             if not ignore_stop and t in threat:
                 continue  # arriving next to an enemy does not stop a move; leaving such a square does
+            if stops and n in stops:
+                continue
             key = (n, d if straight else None)
             if key in seen:
                 continue

@@ -144,6 +144,7 @@ class CombatState:
     last_blood: int = 0  # the last round in which anyone was wounded, died or fled
     next_foe: int = 1
     fire: list[Tile] = field(default_factory=list)  # Arcane fire: tiles that burn until the end of the fight
+    traps: list[Tile] = field(default_factory=list)  # armed traps (Fast trapping): the next enemy to step there
     plan: str = ""  # the autoplay's course for this side's turn: "fight" or "leave" (rules.autoplay.lookahead)
     plan_at: str = ""  # the round and side it was decided for
 

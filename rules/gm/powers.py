@@ -92,15 +92,26 @@ def _register(power: Power) -> Power:
     return power
 
 
+#: The manoeuvres the GM plays (their handlers are the combat actions', :mod:`rules.gm.combat_actions`), by the
+#: content's names in lower case.
+MANOEUVRES = frozenset({
+    "bash", "disarm", "glorious finish", "turtle", "aegis", "payback", "roar", "charge", "reckless attack",
+    "clean kill", "incapacitating strike", "wing it", "outsmart", "quick thinking", "dirty tricks",
+    "knife in the back", "fast trapping", "going somewhere?",
+})  # fmt: skip
+
+
 def handler(kind: Kind, name: str) -> Power | None:
     return POWERS.get((kind, name))
 
 
 def unplayed(content: Content) -> list[str]:
-    """Every spell and prayer of the content whose effect the GM cannot play in any phase (sorted)."""
+    """Every spell, prayer and manoeuvre of the content whose effect the GM cannot play in any phase (sorted)."""
     out = [f"spell: {s.name}" for s in content.magic.spells if s.name not in WEAPON_SPELLS and handler("spell", s.name)
            is None]  # fmt: skip
     out += [f"prayer: {p.name}" for p in content.magic.prayers if handler("prayer", p.name) is None]
+    out += sorted({f"manoeuvre: {m.name}" for b in content.classes.backgrounds for m in b.manoeuvres
+                   if m.name.lower() not in MANOEUVRES})  # fmt: skip
     return sorted(out)
 
 

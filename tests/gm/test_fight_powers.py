@@ -461,3 +461,54 @@ def test_smoke_form_cannot_be_harmed_and_drifts_through_enemies() -> None:
     who = gm.c.member(f.id)
     assert core.hurt_member(gm, cs, f, who, 3, "a test") == 0
     assert any(a.kind == "move" and a.param("x") == 8 for a in gm.legal_actions())
+
+
+# --- the last two manoeuvres ---------------------------------------------------------------------------------------
+
+
+def test_fast_trapping_throws_a_trap_in_the_enemys_path_that_wounds_and_holds_it() -> None:
+    gm, cs, f, e = one_on_one("Giant Rat")  # level 3, armour 2
+    m = gm.c.member(f.id)
+    m.adv.manoeuvres = ["Fast trapping"]
+    m.adv.inventory.add(Carried("Trapping kit", "", usage=6))
+    put(gm, e, 10, 1)
+    e.ap = 0
+    key = f"manoeuvre:{f.id}:fast trapping:{e.id}"
+    assert listed(gm)[key].available
+    load(gm, 6)  # the kit's usage die
+    gm.apply(key)
+    assert cs.traps == [(9, 1)]
+    from rules.gm import combat_foes
+
+    assert (9, 1) in combat_foes.moves(gm, cs, e)
+    from rules.gm import combat_grid as grid
+
+    lane = {(x, 0) for x in range(8)}  # a corridor: whoever steps on the trap goes no further
+    assert set(grid.reachable((0, 0), 6, lane, blocked=set(), occupied=set(), threat=set(), stops={(2, 0)})) == {
+        (1, 0), (2, 0)}
+    e.x, e.y = 9, 1
+    combat_foes._sprung(gm, cs, e)
+    assert e.wounds == 4 and core.lasting(cs, e, "Trapped") and cs.traps == []
+    assert combat_foes.moves(gm, cs, e) == {}
+
+
+def test_fast_trapping_needs_a_kit() -> None:
+    gm, _cs, f, e = one_on_one("Giant Rat")
+    gm.c.member(f.id).adv.manoeuvres = ["Fast trapping"]
+    assert listed(gm)[f"manoeuvre:{f.id}:fast trapping:{e.id}"].reason == "Needs a trapping kit."
+
+
+def test_going_somewhere_blocks_a_close_enemy_from_moving_for_a_stun_token() -> None:
+    gm = arena([("Hobgoblin", 1)], party=2)
+    cs = hall(gm)
+    fa, fb = cs.fighters
+    e = cs.foes[0]
+    gm.c.member(fa.id).adv.manoeuvres = ["Going somewhere?"]
+    put(gm, fa, 6, 1)
+    put(gm, e, 7, 1)
+    put(gm, fb, 12, 3)
+    from rules.gm import combat_foes
+
+    assert combat_foes._blocked_by_an_adventurer(gm, cs, e)  # the GM-decides player blocks while unstunned
+    assert fa.stun == 1
+    assert not any("going somewhere" in a.id for a in gm.legal_actions())  # a reaction: no action of its own
