@@ -233,6 +233,12 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     disarm = _by_kind(actions, "disarm")
     if disarm:
         return disarm[0]
+    extract = [a for a in _by_kind(actions, "extract") if a.available]
+    if extract and not leaving:
+        return extract[0]  # an alchemist takes the extracts of fresh corpses
+    brew = [a for a in _by_kind(actions, "cast") if a.available and a.param("spell") == "Transmute"]
+    if brew and not leaving:
+        return brew[0]  # ...and mixes them into a potion (the GM-decides player: the first recipe that fits)
     # fatigue a breath can take away: the parched cannot recover it (a breath for them only spends a turn)
     restable = [m for m in gm.active() if "parched" not in m.adv.character.afflictions]
     tired = sum(m.adv.character.attrs[a].fatigue for m in restable for a in ATTRS)

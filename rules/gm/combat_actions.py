@@ -20,8 +20,8 @@ from rules.character import Condition
 from rules.checks import RuleError, Side, TestRoll
 from rules.content.schema_creation import Manoeuvre
 from rules.dice import d
+from rules.gm import alchemy, combat_flow, powers
 from rules.gm import combat_core as core
-from rules.gm import combat_flow, powers
 from rules.gm import combat_grid as grid
 from rules.gm.combat_foes import hurt_foe, wake
 from rules.gm.combat_gear import (
@@ -442,6 +442,8 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
             power = powers.handler("spell", spell)
             if power is None or power.fight is None:
                 continue
+            if reason is None and power.ready is not None:
+                reason = power.ready(gm, who)
             for aim in powers.fight_targets(gm, cs, f, power):
                 label = f"{who.name}: cast {spell}" + ("" if power.aim == "self" else f" on {aim.whom}")
                 out.append(_act(f"cast:{f.id}:{spell}:{aim.id}", "cast", label, f, cost, target=aim.id,
@@ -555,7 +557,7 @@ def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
         out.append(_act(f"break_free:{f.id}", "break_free", f"{who.name}: break free (all actions, STR)", f,
                         max(1, f.actions), rule=rule))  # fmt: skip
     # quick items
-    for entry in gm.content.items.items:
+    for entry in alchemy.usable_items(gm.content):
         if "quick" not in entry.tags or not entry.effects or inv.find(entry.name) is None:
             continue
         for g, m in [(f, who), *_allies_close(gm, cs, f)]:
@@ -878,14 +880,59 @@ def _detach(gm: GM, cs: CombatState, f: Fighter, who: Member, g: Fighter) -> Non
 
 
 def _use_item(gm: GM, cs: CombatState, f: Fighter, who: Member, name: str, g: Fighter) -> None:
-    entry = next(i for i in gm.content.items.items if i.name == name)
+    entry = next(i for i in alchemy.usable_items(gm.content) if i.name == name)
     item = who.adv.inventory.find(name)
     target = core.member(gm, g.id)
     if item is None or target is None:
         raise RuleError(f"{who.name} has no {name}")
     for effect in entry.effects:
         gm.apply_row(target, effect, name)
+        if effect.special == "extra_combat_action":  # Mercurial tonic: "1 extra combat action for this and the
+            core.put(cs, g, "Mercurial tonic")  # next Ud4 turns (test at the end of the turn)"
+            g.actions += 1
+            gm.emit("tonic", f"{target.name} quickens: one more action each turn, while the tonic lasts.",
+                    who=target.id)  # fmt: skip
+        elif effect.special == "immune_terrified_expedition" and "terrified" not in target.immune:
+            target.immune.append("terrified")
+            gm.emit("tonic", f"{target.name} cannot be terrified for the rest of the expedition.", who=target.id)
     use_up(gm, who, item)
+
+
+@_for_fighter
+def _throw_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """Throw an explosive potion at an enemy's tile, Nearby (1 action)."""
+    out: list[Action] = []
+    for item in who.adv.inventory.items:
+        recipe = alchemy.potion(gm.content, item.name)
+        if recipe is None or not any(e.special == "thrown_at_tile" for e in recipe.effects):
+            continue
+        for foe in cs.active_foes():
+            far = grid.distance(f.tile, foe.tile)
+            reason = None if far <= grid.NEARBY else f"Out of reach: {far} tiles away."
+            out.append(_act(f"throw:{f.id}:{item.name}:{foe.id}", "throw", f"{who.name}: throw the {item.name} at "
+                            f"{core.label(foe)}", f, target=foe.id, reason=reason, params=(("item", item.name),),
+                            rule=recipe.text, items=(item.name,)))  # fmt: skip
+        break
+    return out
+
+
+@TABLE.applies("throw")
+def _throw(t: Turn, action: Action) -> None:
+    """The explosive potion: "2 wounds to anyone in that tile and 1 wound to anyone close, damage can be
+    reduced"."""
+    gm, cs, who = t.gm, t.cs, t.who
+    item = who.adv.inventory.find(str(action.param("item")))
+    if item is None:
+        raise RuleError(f"{who.name} has no {action.param('item')}")
+    at = cs.foe(action.target or "").tile
+    gm.emit("explosion", f"{who.name} throws the {item.name}: it bursts!", who=who.id, tile=list(at))
+    use_up(gm, who, item)
+    for e in cs.active_foes():
+        if e.tile == at or grid.close(e.tile, at):
+            hurt_foe(gm, cs, e, 2 if e.tile == at else 1, item.name, attacker=t.f, fire=True, hit=False)
+    for g, m in core.standing(gm, cs):
+        if grid.close(g.tile, at):
+            core.hurt_member(gm, cs, g, m, 1, item.name, from_attack=False)
 
 
 def _stabilise(gm: GM, cs: CombatState, f: Fighter, who: Member, name: str, g: Fighter) -> None:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from rules.attributes import Attr
 from rules.character import Condition
 from rules.checks import RuleError
+from rules.dice import d
 from rules.gm import combat_core as core
 from rules.gm import combat_foes as foes
 from rules.gm import combat_grid as grid
@@ -265,6 +266,8 @@ def _powers_at_turn(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
     if f.actions and core.lasting(cs, f, "Magic Shield") and f.shield < core.MAX_SHIELD:
         f.shield += 1  # "the wizard get a shield token on the start of the wizard's turn"
         gm.emit("tokens", f"{who.name}'s magic shield: +1 shield token.", who=who.id, shield=f.shield)
+    if f.actions and core.lasting(cs, f, "Mercurial tonic"):
+        f.actions += 1
     if f.actions and core.lasting(cs, f, "Hyperfocus"):
         f.actions = 3  # "the target will have 3 actions, but can only perform the same action"
     for name, text in (("Arcane prison", "is locked in the arcane crystal"), ("Hold", "is paralysed"),
@@ -291,6 +294,11 @@ def _end_turns(gm: GM, cs: CombatState, fast: bool) -> None:
         if f.fast != fast:
             continue
         f.actions = 0
+        if core.lasting(cs, f, "Mercurial tonic"):
+            face = d(gm.rng, 4)  # "(test at the end of the turn)": the tonic's Ud4
+            if face <= 2:
+                del f.effects["Mercurial tonic"]
+                gm.emit("tonic", f"{who.name}'s mercurial tonic wears off (Ud4: {face}).", who=who.id)
         if f.help_ready:
             f.helped_by, f.help_ready = None, False
         if f.grabbed_by is not None and not f.broke_free_tried and who.adv.character.can_act:

@@ -842,8 +842,14 @@ def _use_actions(gm: GM) -> list[Action]:
     out: list[Action] = []
     if not _threat(gm):
         out += exploration_use.magic_actions(gm)
+        out += exploration_use.extract_actions(gm)
     out += exploration_use.item_actions(gm)
     return out
+
+
+@TABLE.applies("extract")
+def _extract(gm: GM, action: Action) -> None:
+    end_turn(gm, exploration_use.extract(gm, action), "taking extracts")
 
 
 @TABLE.applies("use_item")

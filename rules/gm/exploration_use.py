@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal
 
 from rules.attributes import ATTRS, Attr
 from rules.checks import RuleError
-from rules.gm import powers
+from rules.gm import alchemy, powers
 from rules.gm.combat_gear import WEAPON_SPELLS
 from rules.gm.events import Action, Cost
 from rules.gm.gear import carries, use_up
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from rules.gm.services import GM
 
 def _item(gm: GM, name: str) -> Item | None:
-    return next((i for i in gm.content.items.items if i.name.lower() == name.lower()), None)
+    return next((i for i in alchemy.usable_items(gm.content) if i.name.lower() == name.lower()), None)
 
 
 # --- items ------------------------------------------------------------------------------------------------
@@ -51,6 +51,9 @@ def _benefit(gm: GM, entry: Item, m: Member) -> int:
                 gain += min(sum(ch.attrs[a].wounds for a in attrs), 2 if eff.heal_wounds == "all" else eff.heal_wounds)
     if entry.food == "ration" and "hungry" in ch.afflictions:
         gain += 2
+    for eff in entry.effects:
+        if eff.special == "immune_terrified_expedition" and "terrified" not in m.immune:
+            gain += 1
     return gain
 
 
@@ -101,6 +104,7 @@ def use_item(gm: GM, action: Action) -> int:
         raise RuleError(f"{owner.name} has no {name}")
     for eff in entry.effects:
         gm.apply_row(target, eff, name)
+        drink_special(gm, target, eff.special)
     if entry.food == "ration":
         gm.cure(target, "parched", "a ration")  # R82: eating removes parched too
     _spend(gm, owner, carried)
@@ -109,6 +113,51 @@ def use_item(gm: GM, action: Action) -> int:
 
 def _spend(gm: GM, owner: Member, carried: Carried) -> None:
     use_up(gm, owner, carried)
+
+
+def drink_special(gm: GM, target: Member, special: str | None) -> None:
+    """A potion's effect beyond healing and curing (out of a fight; the fight's own are the combat's)."""
+    if special == "immune_terrified_expedition" and "terrified" not in target.immune:
+        target.immune.append("terrified")  # "Character can't get terrified during this expedition."
+        gm.emit("tonic", f"{target.name} cannot be terrified for the rest of the expedition.", who=target.id)
+
+
+# --- alchemy: extracts from the dead -----------------------------------------------------------------------------
+
+
+def extract_actions(gm: GM) -> list[Action]:
+    """Extract (1 exploration turn): an alchemist with a toolkit takes the elemental extracts of the room's dead,
+    one corpse and one more per point of INT proficiency."""
+    dead = alchemy.remains(gm)
+    out: list[Action] = []
+    if not dead:
+        return out
+    kinds = sorted({k for _, k in dead})
+    for m in gm.active():
+        if not alchemy.alchemist(gm.content, m):
+            continue
+        n = 1 + m.adv.character.attrs[Attr.INT].proficiency * gm.content.alchemy.rules.extra_corpses_per_int_proficiency
+        out.append(Action(f"extract:{m.id}", "extract",
+                          f"{m.name}: take the elemental extracts of the dead ({min(n, len(dead))} of {len(dead)}: "
+                          f"{', '.join(kinds)})", Cost(turns=gm.content.alchemy.rules.extraction_turns), who=m.id,
+                          rule=gm.content.alchemy.rules.text.split(". To make")[0] + "."))  # fmt: skip
+    return out
+
+
+def extract(gm: GM, action: Action) -> int:
+    """Take the extracts; returns the turns it took."""
+    m = gm.c.member(action.who or "")
+    st = gm.room_state()
+    n = 1 + m.adv.character.attrs[Attr.INT].proficiency * gm.content.alchemy.rules.extra_corpses_per_int_proficiency
+    taken: list[str] = []
+    for monster, kind in alchemy.remains(gm)[:n]:
+        if not alchemy.add_extract(m.adv.inventory, kind):
+            gm.emit("extract", f"No room for the {kind} extract.", who=m.id)
+            break
+        st.extracted[monster] = st.extracted.get(monster, 0) + 1
+        taken.append(f"{kind} ({monster})")
+    gm.emit("extract", f"{m.name} takes elemental extracts: {', '.join(taken) or 'none'}.", who=m.id, taken=taken)
+    return gm.content.alchemy.rules.extraction_turns
 
 
 # --- magic ------------------------------------------------------------------------------------------------------

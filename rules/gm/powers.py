@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from rules.attributes import ATTRS, Attr
 from rules.checks import RuleError
 from rules.dice import DiceExpr, d
+from rules.gm import alchemy
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
 from rules.gm.combat_foes import flee, hurt_foe
@@ -1063,6 +1064,48 @@ def end_of_expedition(gm: GM) -> None:
             m.adv.character.afflictions.add(name)
             gm.emit("bliss", f"Bliss wears off: {m.name} is {name} again.", who=m.id)
         m.bliss = []
+        m.immune = []
+
+
+# --- Transmute: the alchemist's potions --------------------------------------------------------------------------
+
+
+def _transmute_ready(gm: GM, caster: Member) -> str | None:
+    if alchemy.kit(gm.content, caster) is None:
+        return f"Needs an {gm.content.alchemy.rules.extraction_requires.lower()} (and its bottles)."
+    if not alchemy.mixes(gm.content, alchemy.extracts(caster.adv.inventory)):
+        have = alchemy.extracts(caster.adv.inventory)
+        return ("No mix of the extracts carried makes a recipe." if have
+                else "No elemental extracts: take them from the dead first.")  # fmt: skip
+    return None
+
+
+def _transmute(gm: GM, caster: Member) -> None:
+    """Transmute: "The wizard may mix elemental extracts to create tonics.  Requires an alchemic toolkit and a
+    bottle." — the player picks a recipe the extracts carried can make (its smallest mix is used)."""
+    why = _transmute_ready(gm, caster)
+    if why is not None:
+        raise RuleError(why)
+    options = alchemy.mixes(gm.content, alchemy.extracts(caster.adv.inventory))
+    labels = [f"{r.name} ({alchemy.mix_text(mix)})" for r, mix in options]
+    pick = gm.decider.choose(gm, caster, "Transmute: which potion?", labels)
+    recipe, mix = options[labels.index(pick)]
+    alchemy.spend_extracts(caster.adv.inventory, mix)
+    try:
+        alchemy.brew(gm.content, caster, recipe)
+    except RuleError:
+        gm.emit("transmute", f"{caster.name} mixes a {recipe.name.lower()}, but has no hand or bag free for it: "
+                "it is spilt.", who=caster.id)  # fmt: skip
+        return
+    gm.emit("transmute", f"{caster.name} mixes {alchemy.mix_text(mix)} into a {recipe.name.lower()}: "
+            f"{recipe.text}", who=caster.id, recipe=recipe.name)  # fmt: skip
+
+
+def _transmute_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
+    _transmute(gm, caster)
+
+
+_register(Power("spell", "Transmute", _transmute, _transmute_in_fight, aim="self", ready=_transmute_ready))
 
 
 # --- miracles ----------------------------------------------------------------------------------------------------

@@ -416,8 +416,8 @@ class GM:
     def afflict(self, member: Member, name: str, reason: str) -> bool:
         ch = member.adv.character
         key = name.lower()
-        if key in member.bliss:
-            return False  # Bliss: "that affliction will have no effect" until the expedition ends
+        if key in member.bliss or key in member.immune:
+            return False  # Bliss: "that affliction will have no effect"; a tonic: "can't get terrified"
         if ch.add_affliction(key):
             self.emit("affliction", f"{member.name} is {key} ({reason})", who=member.id, affliction=key)
             return True

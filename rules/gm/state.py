@@ -41,6 +41,7 @@ class Member:
     joined_day: int = 0
     fate: str = ""  # "died in the Chapel of Candles on day 12", "retired on day 80"
     bliss: list[str] = field(default_factory=list)  # afflictions Bliss set aside until the expedition ends
+    immune: list[str] = field(default_factory=list)  # afflictions that cannot take hold this expedition (a tonic)
 
     @property
     def name(self) -> str:
@@ -81,6 +82,7 @@ class RoomState:
     corpses: list[str] = field(default_factory=list)  # per corpse: "lying", "warded", "risen", "gone"
     features_used: list[int] = field(default_factory=list)
     loot_taken: list[int] = field(default_factory=list)  # indices into the room's loot
+    extracted: dict[str, int] = field(default_factory=dict)  # monster -> its dead an alchemist took extracts from
 
 
 @dataclass

@@ -23,7 +23,6 @@ NOT_YET_PLAYED = [
     "spell: Magic mouth",
     "spell: Mind fog",
     "spell: Mystic ink",
-    "spell: Transmute",
     "spell: Weave fate",
 ]
 

@@ -1,0 +1,133 @@
+"""Alchemy (#13): extracts from the dead, Transmute by the Yig/Grai recipes, potions drunk and thrown."""
+
+from __future__ import annotations
+
+from rules.attributes import Attr
+from rules.content.registry import load_content
+from rules.gm import alchemy, exploration, powers
+from rules.gm.engine import GM
+from rules.gm.state import GroupState
+from rules.inventory import Carried, Inventory
+from rules.magic import Spellbook
+from tests.gm.scripted import corridor, game
+from tests.gm.test_combat import arena, load, put
+from tests.gm.test_fight_powers import hall
+
+CONTENT = load_content()
+
+
+def alchemist(gm: GM, idx: int = 0) -> str:
+    m = gm.c.party[idx]
+    m.adv.character.traits.append("Magic user")
+    m.adv.inventory.add(Carried("Alchemic kit", ""))
+    m.adv.spellbook = Spellbook(known=["Transmute"], memorised=["Transmute"])
+    return m.id
+
+
+def bag() -> Inventory:
+    inv = Inventory.body()
+    inv.add_container("Bag", 4)
+    return inv
+
+
+def test_two_different_extracts_share_a_slot_and_one_kind_stacks() -> None:
+    inv = bag()
+    for kind in ("flame", "flame", "water", "ether"):
+        assert alchemy.add_extract(inv, kind)
+    assert alchemy.extracts(inv) == {"flame": 2, "water": 1, "ether": 1}
+    assert inv.used("Bag") == 2  # flame+water in one slot, ether in another
+    alchemy.spend_extracts(inv, {"flame": 2})
+    assert alchemy.extracts(inv) == {"water": 1, "ether": 1} and inv.used("Bag") == 2
+
+
+def test_every_recipe_is_made_by_the_smallest_mix_whose_numbers_add_up() -> None:
+    vectors = {e.kind: (e.yig, e.grai) for e in CONTENT.alchemy.extracts}
+    have = {k: 4 for k in vectors}
+    made = alchemy.mixes(CONTENT, have)
+    assert {r.name for r, _ in made} == {r.name for r in CONTENT.alchemy.recipes}
+    for recipe, mix in made:
+        assert sum(vectors[k][0] * n for k, n in mix.items()) == recipe.yig
+        assert sum(vectors[k][1] * n for k, n in mix.items()) == recipe.grai
+    assert dict(made[0][1]) == {"ether": 2} and made[0][0].name == "Healing tonic"  # Yig 2, Grai 0
+
+
+def slain(monster: str, n: int) -> tuple[GM, str]:
+    """The party in room 1 with ``n`` dead ``monster`` on the floor (the fight is over)."""
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = alchemist(gm)
+    gm.room_state().monsters.append(GroupState(monster, 0, killed=n))
+    return gm, who
+
+
+def test_a_corpse_gives_its_extract_once() -> None:
+    with_extract = next(m for m in CONTENT.bestiary.monsters if m.extract)
+    gm, who = slain(with_extract.name, 1)
+    gm.apply(f"extract:{who}")
+    assert not any(a.kind == "extract" for a in gm.legal_actions())
+
+
+def test_extracts_come_from_the_monsters_whose_sheet_names_one() -> None:
+    with_extract = next(m for m in CONTENT.bestiary.monsters if m.extract)
+    gm, who = slain(with_extract.name, 3)
+    m = gm.c.member(who)
+    m.adv.character.attrs[Attr.INT].proficiency = 1
+    action = next(a for a in gm.legal_actions() if a.id == f"extract:{who}")
+    assert "(2 of 3" in action.label
+    gm.apply(action)
+    assert alchemy.extracts(m.adv.inventory) == {with_extract.extract: 2}  # one corpse, and one for INT proficiency
+    assert alchemy.remains(gm) == [(with_extract.name, with_extract.extract)]
+
+
+def test_transmute_brews_the_chosen_potion_and_it_heals_when_drunk() -> None:
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = alchemist(gm)
+    m = gm.c.member(who)
+    for _ in range(2):
+        alchemy.add_extract(m.adv.inventory, "ether")
+    power = powers.handler("spell", "Transmute")
+    assert power is not None and power.outside is not None and power.ready is not None
+    assert power.ready(gm, m) is None
+    power.outside(gm, m)  # the GM-decides player: the first recipe listed, the healing tonic
+    tonic = m.adv.inventory.find("Healing tonic")
+    assert tonic is not None and tonic.usage == 4 and alchemy.extracts(m.adv.inventory) == {}
+    m.adv.character.afflictions.clear()
+    m.adv.character.attrs[Attr.INT].wounds = 1
+    use = next(a for a in gm.legal_actions() if a.kind == "use_item" and a.param("item") == "Healing tonic")
+    gm.apply(use)
+    assert m.adv.character.attrs[Attr.INT].wounds == 0
+
+
+def test_transmute_says_why_not_without_extracts() -> None:
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = alchemist(gm)
+    cast = next(a for a in gm.legal_actions() if a.id == f"cast:{who}:Transmute")
+    assert cast.reason == "No elemental extracts: take them from the dead first."
+
+
+def test_an_explosive_potion_thrown_in_a_fight_wounds_the_tile_and_those_close() -> None:
+    gm = arena([("Plagued Rat", 2)])
+    cs = hall(gm)
+    f = cs.fighters[0]
+    a, b = cs.foes
+    put(gm, f, 5, 1)
+    put(gm, a, 9, 1)
+    put(gm, b, 10, 1)
+    gm.c.member(f.id).adv.inventory.add(Carried("Explosive potion", ""))
+    load(gm)
+    gm.apply(f"throw:{f.id}:Explosive potion:{a.id}")
+    assert (a.wounds, b.wounds) == (2, 1)
+    assert gm.c.member(f.id).adv.inventory.find("Explosive potion") is None
+
+
+def test_a_mercurial_tonic_gives_an_extra_action_until_its_die_runs_out() -> None:
+    gm = arena([("Hobgoblin", 1)])
+    cs = hall(gm)
+    f = cs.fighters[0]
+    put(gm, cs.foes[0], 14, 1)
+    gm.c.member(f.id).adv.inventory.add(Carried("Mercurial tonic", ""))
+    before = f.actions
+    gm.apply(f"item:{f.id}:Mercurial tonic:{f.id}")
+    assert f.actions == before - 1 + 1 and "Mercurial tonic" in f.effects
