@@ -23,7 +23,7 @@ from rules.dice import d
 from rules.gm import alchemy, combat_flow, powers
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
-from rules.gm.combat_foes import hurt_foe, wake
+from rules.gm.combat_foes import hurt_foe, silenced, wake
 from rules.gm.combat_gear import (
     WEAPON_SPELLS,
     Arm,
@@ -433,6 +433,8 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
                 reason = "Needs the Magic user trait."
             elif f.channel:
                 reason = "Channelling a spell: no other action."
+            elif silenced(cs, f.tile):
+                reason = "Silence: no spell can be cast here."
             if spell in WEAPON_SPELLS:
                 if reason is None and spell in f.spells:
                     reason = "Already in effect for this combat."
@@ -1066,6 +1068,8 @@ def attack(
         adv += 1  # Dirty tricks: "Any ally attacking this enemy has advantage."
     if core.lasting(cs, foe, "Bonedance"):
         adv += 1  # "All tests made against that creature are made with advantage."
+    if foe.tile in cs.night and f.id != cs.night_by:
+        dis += 1  # Black night: "can't see" into it; "The wizard can see normally through the darkness."
     offered = foe.dodge + (0 if arm.ignore_shields else foe.shield)
     reason = f"attacking {core.label(foe)} with the {arm.name}" + (f" ({mode})" if mode else "")
     if arm.silver:

@@ -148,6 +148,15 @@ def _free(cs: CombatState, t: Tile, me: Foe) -> bool:
     return t in set(cs.tiles) and all(i == me.id for i in who)
 
 
+#: The enemies' actions made of sound, which Silence stops (RULINGS R197).
+SOUNDS = frozenset({"the cries of many", "cursed sea shanty", "agony"})
+
+
+def silenced(cs: CombatState, t: Tile) -> bool:
+    """``t`` lies in a Silence (Nearby the tile it was prayed for)."""
+    return any(grid.distance(t, c) <= grid.NEARBY for c in cs.silence)
+
+
 #: Powers and snares that hold an enemy in place.
 HELD = ("Glue", "Hold", "Arcane prison", "Nightmare", "Command undead", "Trapped")
 
@@ -354,6 +363,8 @@ def _plan(gm: GM, cs: CombatState, foe: Foe, m: Monster, left: int) -> Plan | No
     acts = [a for a in m.actions if a.actions <= left]
     if core.lasting(cs, foe, "Ignorance"):  # "can't use any INT based attacks"
         acts = [a for a in acts if (atk := attack_of(a)) is None or Attr.INT not in atk.attributes]
+    if silenced(cs, foe.tile):  # Silence: no cry, song or scream carries (RULINGS R197)
+        acts = [a for a in acts if a.name.lower() not in SOUNDS]
     may_attack = foe.pinned_round != cs.round
     # 1. a grabbed victim is eaten
     if foe.grabbing is not None and may_attack:
@@ -751,6 +762,12 @@ def strike(
         attr = atk.attributes[0]
     adv = 1 if atk.modifier is Modifier.ADVANTAGE else 0
     dis = 1 if atk.modifier is Modifier.DISADVANTAGE else 0
+    if foe.tile in cs.night:
+        adv += 1  # Black night: it "can't see" whom it strikes at (RULINGS R197)
+    if attr is Attr.INT and len(atk.attributes) == 1 and gm.c.expedition is not None \
+            and who.warded >= gm.c.expedition.turns:
+        gm.emit("warded", f"The arcane seal turns {foe.monster}'s {name} from {who.name}.", who=who.id, foe=foe.id)
+        return False  # Arcane Seal: a mind-attack is a spell (RULINGS R197)
     if foe.aimed:
         dis += 1  # Take aim: "the next attack to have disadvantage to defend"
     if f.reckless:

@@ -145,6 +145,9 @@ class CombatState:
     next_foe: int = 1
     fire: list[Tile] = field(default_factory=list)  # Arcane fire: tiles that burn until the end of the fight
     traps: list[Tile] = field(default_factory=list)  # armed traps (Fast trapping): the next enemy to step there
+    silence: list[Tile] = field(default_factory=list)  # Silence: where it was prayed for (it covers Nearby)
+    night: list[Tile] = field(default_factory=list)  # Black night: the tiles in darkness...
+    night_by: str = ""  # ...and the wizard who sees through it
     plan: str = ""  # the autoplay's course for this side's turn: "fight" or "leave" (rules.autoplay.lookahead)
     plan_at: str = ""  # the round and side it was decided for
 

@@ -52,6 +52,9 @@ def move_cost(gm: GM, link: SiteLink, target: int) -> int:
     # backtracking to an explored room at most Nearby away is free; a corridor costs a turn more per Far of it
     if visited and link.length <= nearby:
         return 0  # "free when moving to somewhere already explored and close"
+    exp = gm.c.expedition
+    if visited and exp is not None and exp.ink and any(m.id == exp.ink for m in gm.alive()):
+        return 0  # Mystic ink: the glowing trail leads straight back (RULINGS R197)
     return 1 + max(0, (link.length - 1) // far)
 
 

@@ -1065,6 +1065,113 @@ def end_of_expedition(gm: GM) -> None:
             gm.emit("bliss", f"Bliss wears off: {m.name} is {name} again.", who=m.id)
         m.bliss = []
         m.immune = []
+        m.warded = 0
+
+
+# --- silence, darkness, seals, voices and ink ---------------------------------------------------------------------
+
+
+def _silence(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
+    """Kaal Rafir's Silence: "Absolute silence covers a Nearby area, no spells may be cast." (For the fight;
+    no enemy's cry, song or scream carries in it either, RULINGS R197.)"""
+    cs.silence.append(f.tile)
+    gm.emit("silence", "Absolute silence falls around the cleric: no spell, no cry carries here.", who=caster.id)
+
+
+_register(Power("prayer", "Silence", fight=_silence, area=True))
+
+
+def _black_night(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
+    """Black night: "Absolute darkness covers a nearby area, anything close to that area is engulfed in it and
+    can't see.  The wizard can see normally through the darkness." (The enemy's tile and those Close to it, for
+    the fight: enemies in it strike blind, the others attack into it blind, RULINGS R197.)"""
+    area = {e.tile, *grid.around(e.tile)} & set(cs.tiles)
+    cs.night = sorted(set(cs.night) | area)
+    cs.night_by = f.id
+    inside = [core.label(x) for x in cs.active_foes() if x.tile in cs.night]
+    gm.emit("darkness", f"Absolute darkness swallows {', '.join(inside) or 'the floor'} (Black night).",
+            who=caster.id, tiles=[list(t) for t in cs.night])  # fmt: skip
+
+
+_register(Power("spell", "Black night", fight=_black_night, reach=grid.NEARBY, aim="foe"))
+
+
+def _arcane_seal_on(gm: GM, caster: Member, target: Member) -> None:
+    exp = gm.c.expedition
+    n = lasts(gm, "spell", "Arcane Seal")
+    target.warded = (exp.turns if exp is not None else 0) + n
+    gm.emit("warded", f"An arcane seal wards {target.name} from spells for {n} exploration turn(s) (Arcane Seal).",
+            who=target.id, turns=n)  # fmt: skip
+
+
+def _arcane_seal(gm: GM, caster: Member) -> None:
+    """Arcane Seal: "Protects a nearby person or object from spells for 1d6 exploration turns." — the spells the
+    engine casts at the party are the enemies' attacks on the mind (defended with INT, RULINGS R197)."""
+    unwarded = [m for m in gm.alive() if m.warded < (gm.c.expedition.turns if gm.c.expedition else 0)]
+    names = [m.name for m in (unwarded or gm.alive())]
+    pick = gm.decider.choose(gm, caster, "Arcane Seal: whom does it ward?", names)
+    _arcane_seal_on(gm, caster, next(m for m in gm.alive() if m.name == pick))
+
+
+def _arcane_seal_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
+    m = core.member(gm, who.id)
+    if m is not None:
+        _arcane_seal_on(gm, caster, m)
+
+
+_register(Power("spell", "Arcane Seal", _arcane_seal, _arcane_seal_in_fight, reach=grid.NEARBY))
+
+
+def _mouth_rooms(gm: GM) -> list[SiteLink]:
+    exp = gm.c.expedition
+    if exp is None:
+        return []
+    return [lk for lk in _here(gm) if any(g.aware for g in live_monsters(gm, lk.other(exp.room)))]
+
+
+def _mouth_ready(gm: GM, caster: Member) -> str | None:
+    return None if _mouth_rooms(gm) else "No watchful creatures next door to lure."
+
+
+def _magic_mouth(gm: GM, caster: Member) -> None:
+    """Magic mouth: "Creates a magic mouth at a far location, that mouth will repeat a phrase" — set far off, a
+    voice draws the attention of the creatures of a room next door: they turn to it, and the party comes upon
+    them unaware (RULINGS R197)."""
+    exp = gm.c.expedition
+    ways = _mouth_rooms(gm)
+    if exp is None or not ways:
+        raise RuleError("no watchful creatures next door")
+    names = [room_label(gm, lk.other(exp.room)) for lk in ways]
+    pick = gm.decider.choose(gm, caster, "Magic mouth: whose attention does the voice draw?", names)
+    rid = ways[names.index(pick)].other(exp.room)
+    for g in live_monsters(gm, rid):
+        g.aware = False
+    gm.emit("lure", f"A voice calls from far away; the creatures of {pick} turn towards it (Magic mouth).",
+            who=caster.id, room=rid)  # fmt: skip
+
+
+_register(Power("spell", "Magic mouth", _magic_mouth, ready=_mouth_ready))
+
+
+def _ink_ready(gm: GM, caster: Member) -> str | None:
+    exp = gm.c.expedition
+    if exp is None:
+        return "Only on an expedition."
+    return "The way is already marked." if exp.ink == caster.id else None
+
+
+def _mystic_ink(gm: GM, caster: Member) -> None:
+    """Mystic ink: "a glowing colorful ink that only other wizards with the mystic ink spell can see" — the wizard
+    marks the way: for the rest of the expedition going back to any explored room costs no turn (RULINGS R197)."""
+    exp = gm.c.expedition
+    if exp is None:
+        raise RuleError("no way to mark here")
+    exp.ink = caster.id
+    gm.emit("ink", f"{caster.name} marks the way with glowing ink only a wizard sees: the way back is free.",
+            who=caster.id)  # fmt: skip
+
+
+_register(Power("spell", "Mystic ink", _mystic_ink, ready=_ink_ready))
 
 
 # --- Transmute: the alchemist's potions --------------------------------------------------------------------------

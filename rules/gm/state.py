@@ -42,6 +42,7 @@ class Member:
     fate: str = ""  # "died in the Chapel of Candles on day 12", "retired on day 80"
     bliss: list[str] = field(default_factory=list)  # afflictions Bliss set aside until the expedition ends
     immune: list[str] = field(default_factory=list)  # afflictions that cannot take hold this expedition (a tonic)
+    warded: int = 0  # Arcane Seal: protected from spells until this exploration turn of the expedition
 
     @property
     def name(self) -> str:
@@ -141,6 +142,7 @@ class ExpeditionState:
     light_burns: dict[str, int] = field(default_factory=dict)  # member id -> usage die of the lit source
     had_coffee: list[str] = field(default_factory=list)  # member ids (Coffee addict: sleepy needs coffee first)
     leaving: bool = False  # the party is on its way out: the doom that leaving wakes plays out behind it (R184)
+    ink: str = ""  # the wizard whose Mystic ink marks the way back (free backtracking while they live)
 
 
 @dataclass

@@ -512,3 +512,49 @@ def test_going_somewhere_blocks_a_close_enemy_from_moving_for_a_stun_token() -> 
     assert combat_foes._blocked_by_an_adventurer(gm, cs, e)  # the GM-decides player blocks while unstunned
     assert fa.stun == 1
     assert not any("going somewhere" in a.id for a in gm.legal_actions())  # a reaction: no action of its own
+
+
+# --- silence, darkness, seals ---------------------------------------------------------------------------------
+
+
+def test_silence_stops_spells_and_the_enemies_cries_nearby() -> None:
+    gm, cs, f, e = one_on_one("Rotting Sailor")  # its Cursed Sea shanty is a song
+    priest(gm, f, "Silence")
+    wizard(gm, f, "Glue")
+    pray(gm, f, "Silence", f.id)
+    assert listed(gm)[f"cast:{f.id}:Glue:{e.id}"].reason == "Silence: no spell can be cast here."
+    from rules.gm import combat_foes
+
+    assert combat_foes.silenced(cs, e.tile)
+
+
+def test_black_night_blinds_the_enemy_but_not_the_wizard() -> None:
+    gm = arena([("Hobgoblin", 1)], party=2)
+    cs = hall(gm)
+    fa, fb = cs.fighters
+    e = cs.foes[0]
+    wizard(gm, fa, "Black night")
+    put(gm, fa, 6, 1)
+    put(gm, fb, 8, 2)
+    put(gm, e, 8, 1)
+    cast(gm, fa, "Black night", e.id)
+    assert e.tile in cs.night and cs.night_by == fa.id
+    load(gm, 1, 1, 1, 1)
+    fb.actions = 2
+    events = gm.apply(f"attack:{fb.id}:Falchion:{e.id}")  # the other one attacks into the dark
+    test = next(ev for ev in events if ev.kind == "test")
+    assert test.data["dice"] == [1, 1]
+
+
+def test_arcane_seal_turns_a_mind_attack_aside() -> None:
+    gm, cs, f, e = one_on_one("Goblin Matriarch")  # Controlling Gaze: INT 0
+    who = gm.c.member(f.id)
+    who.warded = gm.c.expedition.turns + 3
+    from rules.gm import combat_foes
+    from rules.gm.combat_foes import attack_of
+
+    m = core.sheet(gm, e.monster)
+    gaze = next(a for a in m.actions if a.name == "Controlling Gaze")
+    atk = attack_of(gaze)
+    assert atk is not None
+    assert combat_foes.strike(gm, cs, e, m, gaze.name, atk, f, who, action=gaze) is False

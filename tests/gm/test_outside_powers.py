@@ -101,3 +101,44 @@ def test_bliss_sets_an_affliction_aside_for_the_expedition() -> None:
     assert not gm.afflict(m, "terrified", "a test")  # it has no effect, even anew
     powers.end_of_expedition(gm)
     assert "terrified" in m.adv.character.afflictions  # "can't be removed": it comes back
+
+
+def test_magic_mouth_lures_the_watchful_next_door_and_they_are_caught_unaware() -> None:
+    site = corridor(3, r2={"monsters": (SiteMonsters("Hobgoblin", 2),)})
+    gm = game(site)
+    exploration.enter(gm, "test-site")
+    m = gm.c.party[0]
+    power = powers.handler("spell", "Magic mouth")
+    assert power is not None and power.outside is not None and power.ready is not None
+    assert power.ready(gm, m) is None
+    power.outside(gm, m)
+    assert not gm.room_state(2).monsters[0].aware
+    assert power.ready(gm, m) == "No watchful creatures next door to lure."
+
+
+def test_mystic_ink_makes_the_way_back_free_however_far() -> None:
+    from rules.gm.places import move_cost
+    from rules.gm.site import SiteLink
+
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    far = SiteLink(id=99, a=1, b=2, door="archway", length=30)
+    gm.room_state(2).visited = True
+    assert move_cost(gm, far, 2) > 0
+    power = powers.handler("spell", "Mystic ink")
+    assert power is not None and power.outside is not None
+    power.outside(gm, gm.c.party[0])
+    assert move_cost(gm, far, 2) == 0
+
+
+def test_arcane_seal_wards_an_adventurer_for_its_rolled_turns() -> None:
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    m = gm.c.party[0]
+    power = powers.handler("spell", "Arcane Seal")
+    assert power is not None and power.outside is not None
+    gm.rng.seed(5)
+    power.outside(gm, m)
+    assert m.warded > gm.c.expedition.turns
+    powers.end_of_expedition(gm)
+    assert m.warded == 0

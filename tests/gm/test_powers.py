@@ -15,14 +15,9 @@ CONTENT = load_content()
 NOT_YET_PLAYED = [
     "prayer: Eyes of the forest",
     "prayer: Seal",
-    "prayer: Silence",
     "prayer: Swarm",
-    "spell: Arcane Seal",
-    "spell: Black night",
     "spell: Hover",
-    "spell: Magic mouth",
     "spell: Mind fog",
-    "spell: Mystic ink",
     "spell: Weave fate",
 ]
 
