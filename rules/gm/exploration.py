@@ -118,6 +118,7 @@ def end_turn(gm: GM, turns: int, reason: str) -> None:
         exp.turns += 1
         gm.c.stats.turns += 1
         encounters.wander(gm)  # wandering groups move on after their stay
+        powers.each_turn(gm)
         for m in list(gm.alive()):
             if "bleeding" in m.adv.character.afflictions:
                 gm.fatigue(m, "bleeding")

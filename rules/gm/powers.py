@@ -1044,8 +1044,64 @@ def _bliss(gm: GM, caster: Member) -> None:
 _register(Power("prayer", "Bliss", _bliss, ready=_bliss_ready))
 
 
+# --- Weave fate ---------------------------------------------------------------------------------------------------
+
+
+def _weave_ready(gm: GM, caster: Member) -> str | None:
+    exp = gm.c.expedition
+    if exp is None:
+        return "Only on an expedition."
+    if exp.woven:
+        return "Woven dice are still kept."
+    return None if caster.adv.character.attrs[Attr.INT].available > 0 else "No INT dice left to weave."
+
+
+def _weave_fate(gm: GM, caster: Member) -> None:
+    """Weave fate: "Roll up to the wizard's available intelligence dice and keep them around.  You may use them to
+    replace any dice result you roll in the next 2d6 exploration turns.  For every dice you don't use after that,
+    receive one intelligence wound.  The GM should roll the timer and keep it in secret." """
+    exp = gm.c.expedition
+    n = caster.adv.character.attrs[Attr.INT].available
+    if exp is None or n <= 0:
+        raise RuleError(_weave_ready(gm, caster) or "no fate to weave")
+    exp.woven = sorted((d(gm.rng, 6) for _ in range(n)), reverse=True)
+    exp.woven_by = caster.id
+    exp.woven_until = exp.turns + lasts(gm, "spell", "Weave fate")
+    gm.emit("weave", f"{caster.name} weaves fate: {exp.woven} are kept, to replace a die that fails "
+            "(for a while only the GM knows).", who=caster.id, dice=list(exp.woven))  # fmt: skip
+
+
+_register(Power("spell", "Weave fate", _weave_fate, ready=_weave_ready))
+
+
+def each_turn(gm: GM) -> None:
+    """An exploration turn passed: what lasts a number of turns runs out."""
+    exp = gm.c.expedition
+    if exp is None:
+        return
+    if exp.woven_by and exp.turns > exp.woven_until:
+        _unravel(gm)
+
+
+def _unravel(gm: GM) -> None:
+    exp = gm.c.expedition
+    if exp is None:
+        return
+    weaver = next((m for m in gm.alive() if m.id == exp.woven_by), None)
+    left = len(exp.woven)
+    exp.woven, exp.woven_by, exp.woven_until = [], "", 0
+    if weaver is None:
+        return
+    gm.emit("weave", f"The woven fate unravels: {left} unused die(s)." if left else "The woven fate is spent.",
+            who=weaver.id)  # fmt: skip
+    if left:
+        gm.harm(weaver, left, "unused woven dice", attr=Attr.INT, armour=False)
+
+
 def end_of_expedition(gm: GM) -> None:
-    """What lasts "until the end of the expedition" ends: a pocket reality spills what it held; Bliss wears off."""
+    """What lasts "until the end of the expedition" ends: a pocket reality spills what it held; Bliss wears off;
+    woven fate unravels."""
+    _unravel(gm)
     for m in gm.c.party:
         inv = m.adv.inventory
         pocket = next((p for p in inv.places if p.name == POCKET), None)

@@ -275,6 +275,7 @@ class GM:
                               who=member.id, insight=gained)  # fmt: skip
 
         roll = resolve(spec, self.rng, self.rerolls_of(member))
+        self._weave(member, reason, roll)
         v = roll.verdict
         if v.fatigue:
             self._after_damage(member, ch.add_fatigue(a), f"fatigue from {reason}")
@@ -304,6 +305,27 @@ class GM:
         if after is not None:
             after(self, member, roll)
         return roll
+
+    def _weave(self, member: Member, reason: str, roll: TestRoll) -> None:
+        """Weave fate: "You may use them to replace any dice result you roll" — offered on a failed test when a
+        woven die would make it a success (the wizard's player decides; RULINGS R198)."""
+        exp = self.c.expedition
+        if exp is None or not exp.woven or roll.verdict.success or not roll.main:
+            return
+        good = sorted((f for f in exp.woven if f in roll.spec.success_faces), reverse=True)
+        weaver = next((m for m in self.alive() if m.id == exp.woven_by), None)
+        if not good or weaver is None:
+            return
+        low = min(range(len(roll.main)), key=lambda i: roll.main[i])
+        pick = self.decider.choose(self, weaver, f"Weave fate: turn {member.name}'s {roll.main[low]} ({reason}) into "
+                                   f"a woven {good[0]}? ({len(exp.woven)} woven dice left)",
+                                   ["use a woven die", "keep the roll"])  # fmt: skip
+        if pick != "use a woven die":
+            return
+        exp.woven.remove(good[0])
+        old, roll.main[low] = roll.main[low], good[0]
+        self.emit("weave", f"Fate bends: {member.name}'s {old} becomes {good[0]} (Weave fate).", who=member.id,
+                  old=old, new=good[0])  # fmt: skip
 
     def rerolls_of(self, member: Member) -> Callable[[TestRoll], int | None]:
         """The chooser of ``member``'s rerolls (the Decider), for any roll resolved outside :meth:`test`."""

@@ -143,6 +143,9 @@ class ExpeditionState:
     had_coffee: list[str] = field(default_factory=list)  # member ids (Coffee addict: sleepy needs coffee first)
     leaving: bool = False  # the party is on its way out: the doom that leaving wakes plays out behind it (R184)
     ink: str = ""  # the wizard whose Mystic ink marks the way back (free backtracking while they live)
+    woven: list[int] = field(default_factory=list)  # Weave fate: the dice kept to replace rolled ones...
+    woven_by: str = ""  # ...the wizard who wove them...
+    woven_until: int = 0  # ...and the last exploration turn they last (the GM's secret timer)
 
 
 @dataclass

@@ -142,3 +142,29 @@ def test_arcane_seal_wards_an_adventurer_for_its_rolled_turns() -> None:
     assert m.warded > gm.c.expedition.turns
     powers.end_of_expedition(gm)
     assert m.warded == 0
+
+
+def test_weave_fate_turns_a_failed_die_and_unused_dice_wound_the_wizard() -> None:
+    from rules.attributes import Attr
+    from tests.gm.scripted import Loaded
+
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    wiz, other = gm.c.party
+    wiz.adv.character.afflictions.clear()
+    ch = wiz.adv.character
+    ch.attrs[Attr.INT].score, ch.attrs[Attr.INT].wounds, ch.attrs[Attr.INT].fatigue = 2, 0, 0
+    power = powers.handler("spell", "Weave fate")
+    assert power is not None and power.outside is not None
+    gm.rng = Loaded(1, [6, 5, 3, 3])  # the two INT dice woven, then the 2d6 timer
+    power.outside(gm, wiz)
+    exp = gm.c.expedition
+    assert exp.woven == [6, 5] and exp.woven_until == exp.turns + 6
+    other.adv.character.afflictions.clear()
+    gm.rng.load(*([1] * 8))  # every die of the test a 1
+    roll = gm.test(other, Attr.DEX, "a test", check=True)
+    assert roll.verdict.success and exp.woven == [5]
+    wounds = ch.attrs[Attr.INT].wounds
+    exp.turns = exp.woven_until + 1
+    powers.each_turn(gm)
+    assert exp.woven == [] and ch.attrs[Attr.INT].wounds + ch.attrs[Attr.INT].fatigue > wounds

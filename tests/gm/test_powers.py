@@ -18,7 +18,6 @@ NOT_YET_PLAYED = [
     "prayer: Swarm",
     "spell: Hover",
     "spell: Mind fog",
-    "spell: Weave fate",
 ]
 
 
