@@ -231,7 +231,7 @@ class InitiativePanel(QFrame):
         slow = [f for f in cs.fighters if not f.fast]
         sections: list[tuple[str, str, list[Any]]] = [
             ("fast", "Fast", fast),
-            ("enemies", "Enemies", [e for e in cs.foes if e.active]),
+            ("enemies", "Enemies", cs.active_foes()),
             ("slow", "Slow", slow),
         ]
         for key, title, people in sections:

@@ -465,7 +465,7 @@ class CombatGrid(QWidget):
         ctr = r.center()
         rad = c * 0.34
         sheet = monster_sheet(gm, e.monster)
-        fill = QColor(COLORS["accent"])
+        fill = QColor(COLORS["gold"] if e.side else COLORS["accent"])  # a summoned ally: the party's gold
         p.setPen(QPen(QColor("#e0c9a0") if e.id in self._attacks else QColor("#2a0c0c"), max(2.0, c / 14)))
         p.setBrush(fill)
         diamond = QPainterPath()

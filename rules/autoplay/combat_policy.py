@@ -128,6 +128,10 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
         a = first("defend") or first("manoeuvre", lambda x: x.param("name") == "turtle")
         if a is not None:
             return a
+    swarm = [a for a in mine if a.kind == "swarm" and a.target]
+    if swarm:  # free: send the swarm at the weakest enemy it reaches
+        return min(swarm, key=lambda a: core.sheet(gm, cs.foe(a.target or "").monster).wounds
+                   - cs.foe(a.target or "").wounds)  # fmt: skip
     power = _best_power(gm, cs, f, mine)
     if power is not None:
         return power
@@ -246,6 +250,8 @@ def _best_power(gm: GM, cs: CombatState, f: Fighter, mine: list[Action]) -> Acti
     for a in powers:
         if a.param("spell") in WARDS and a.target == f.id and WARDS[0] not in f.effects:
             return a
+        if a.param("prayer") == "Swarm" and not cs.summoned(f.id) and not a.param("plea"):
+            return a  # a swarm to command is worth a prayer
     foes = cs.active_foes()
     free = [e for e in foes if not any(core.lasting(cs, e, x) for x in _OUT)]
     strong = max((_strength(gm, cs, e) for e in free), default=(0, 0))

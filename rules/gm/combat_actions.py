@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules.attributes import ATTRS, Attr
-from rules.character import Condition
+from rules.character import Character, Condition
 from rules.checks import RuleError, Side, TestRoll
 from rules.content.schema_creation import Manoeuvre
 from rules.dice import d
@@ -42,6 +42,7 @@ from rules.gm.table import ActionTable
 from rules.inventory import HANDS
 from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, invoke_prayer
 from rules.notation import Attack, Effect, Modifier, parse_attack
+from rules.odds import odds
 
 if TYPE_CHECKING:
     from rules.gm.services import GM
@@ -446,12 +447,19 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
                 continue
             if reason is None and power.ready is not None:
                 reason = power.ready(gm, who)
+            keep = _chance(ch, Attr.INT)
             for aim in powers.fight_targets(gm, cs, f, power):
                 label = f"{who.name}: cast {spell}" + ("" if power.aim == "self" else f" on {aim.whom}")
+                label += f" (INT {keep} to keep it)"
                 out.append(_act(f"cast:{f.id}:{spell}:{aim.id}", "cast", label, f, cost, target=aim.id,
                                 reason=reason or aim.reason, params=(("spell", spell),), rule=rule))  # fmt: skip
     out += _prayer_actions(gm, cs, f, who)
     return out
+
+
+def _chance(ch: Character, attr: Attr) -> str:
+    """The exact odds of a plain test of ``attr`` now, as the label shows them."""
+    return f"{odds(ch.test_spec(attr, in_combat=True)).success:.0%}"
 
 
 def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
@@ -473,12 +481,36 @@ def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
         why, exhausted, plea = powers.prayer_blocked(gm, who, prayer)
         if not ch.has_trait("Divine mandate"):
             why = "Needs the Divine mandate trait."
+        answered = _chance(ch, Attr.PRE)
         for aim in powers.fight_targets(gm, cs, f, power):
             label = f"{who.name}: pray for {prayer} on {aim.whom}" + (" (desperate plea)" if exhausted and plea else "")
+            label += f" (PRE {answered})"
             out.append(_act(f"pray:{f.id}:{prayer}:{aim.id}", "pray", label, f, cost, target=aim.id,
                             reason=why or aim.reason, params=(("prayer", prayer), ("plea", exhausted)),
                             rule=rule))  # fmt: skip
     return out
+
+
+@_for_fighter
+def _swarm_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """Command a summoned swarm (free, once a turn): it flies at an enemy and drains it."""
+    out: list[Action] = []
+    for swarm in cs.summoned(f.id):
+        done = "The swarm has had its command this turn." if swarm.commanded_round == cs.round else None
+        for foe in cs.active_foes():
+            reason = done or (None if powers.swarm_in_reach(gm, cs, swarm, foe) else "Out of the swarm's reach.")
+            out.append(_act(f"swarm:{f.id}:{swarm.id}:{foe.id}", "swarm",
+                            f"{who.name}: command the swarm to drain {core.label(foe)}", f, 0, target=foe.id,
+                            reason=reason, params=(("swarm", swarm.id),),
+                            rule="Swarm: a swarm of insects the cleric commands."))  # fmt: skip
+    return out
+
+
+@TABLE.applies("swarm")
+def _swarm_command(t: Turn, action: Action) -> None:
+    swarm = t.cs.foe(str(action.param("swarm")))
+    swarm.commanded_round = t.cs.round  # once a round
+    powers.command_swarm(t.gm, t.cs, swarm, t.cs.foe(action.target or ""))
 
 
 @_for_fighter

@@ -336,7 +336,7 @@ def _enemies(gm: GM, cs: CombatState) -> bool:
         core.settle(gm, cs)
         if foes.over(gm, cs):
             break
-        if e.active:
+        if e.active and not e.side:
             did = foes.enemy_turn(gm, cs, e) or did
     return did
 
@@ -415,7 +415,7 @@ def _outcome(gm: GM, cs: CombatState) -> str | None:
 
 
 def _challenging(gm: GM, cs: CombatState) -> bool:
-    levels = sum(core.sheet(gm, e.monster).level for e in cs.foes)
+    levels = sum(core.sheet(gm, e.monster).level for e in cs.foes if not e.side)
     return levels >= CHALLENGE_LEVELS_PER_ADVENTURER * max(1, cs.party_size)
 
 

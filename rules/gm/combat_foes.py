@@ -283,10 +283,11 @@ def _ongoing(gm: GM, cs: CombatState, foe: Foe) -> None:
 def _morale(gm: GM, cs: CombatState, foe: Foe, m: Monster) -> bool:
     """Morale: once half the enemy side is dead or fled, each enemy with morale tests (LVL dice) once; it flees
     on a failure.  Enemies that ignore morale never flee."""
-    if not m.morale or foe.morale_tested or len(cs.foes) < 2:
+    side = [e for e in cs.foes if not e.side]
+    if not m.morale or foe.morale_tested or len(side) < 2:
         return False
-    lost = sum(1 for e in cs.foes if not e.active)
-    if lost * 2 < len(cs.foes):
+    lost = sum(1 for e in side if not e.active)
+    if lost * 2 < len(side):
         return False
     foe.morale_tested = True
     faces = roll(gm.rng, m.level)

@@ -88,6 +88,8 @@ class Foe:
     lost_turn: bool = False  # surprised: loses its first turn
     effects: dict[str, int] = field(default_factory=dict)  # powers on this enemy: name -> last round (COMBAT: all)
     fear: str = ""  # Phobia: the adventurer it is terrified of
+    side: str = ""  # "" an enemy; a summoned ally: the id of the adventurer who commands it (Swarm)
+    commanded_round: int = 0  # a summoned ally: the round of its last command
 
     @property
     def tile(self) -> Tile:
@@ -164,4 +166,9 @@ class CombatState:
         raise KeyError(f"no enemy {foe_id!r} in the fight")
 
     def active_foes(self) -> list[Foe]:
-        return [e for e in self.foes if e.active]
+        """The enemies still in the fight (not the party's summoned allies)."""
+        return [e for e in self.foes if e.active and not e.side]
+
+    def summoned(self, commander: str | None = None) -> list[Foe]:
+        """The party's summoned creatures still in the fight (of ``commander``, when given)."""
+        return [e for e in self.foes if e.active and e.side and (commander is None or e.side == commander)]

@@ -27,6 +27,7 @@ from rules.gm.gear import carries, use_up
 from rules.gm.state import Member
 from rules.inventory import Carried
 from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, concentrate, invoke_prayer
+from rules.odds import odds
 
 if TYPE_CHECKING:
     from rules.content.schema_equipment import Item
@@ -192,7 +193,8 @@ def magic_actions(gm: GM) -> list[Action]:
                     Action(
                         f"cast:{m.id}:{spell}",
                         "cast",
-                        f"{m.name}: cast {spell}" + (" (no conductor: any failure is a mishap)" if risky else ""),
+                        f"{m.name}: cast {spell}" + (" (no conductor: any failure is a mishap)" if risky else "")
+                        + f" (INT {odds(m.adv.character.test_spec(Attr.INT)).success:.0%} to keep it)",
                         Cost(turns=1),
                         use is None,
                         use or None,
@@ -222,6 +224,7 @@ def magic_actions(gm: GM) -> list[Action]:
                 why, exhausted, plea = powers.prayer_blocked(gm, m, prayer)
                 why = (use or None) or why
                 label = f"{m.name}: pray for {prayer}" + (" (desperate plea)" if exhausted and plea else "")
+                label += f" (PRE {odds(m.adv.character.test_spec(Attr.PRE)).success:.0%})"
                 out.append(
                     Action(
                         f"pray:{m.id}:{prayer}",

@@ -1230,6 +1230,66 @@ def _mystic_ink(gm: GM, caster: Member) -> None:
 _register(Power("spell", "Mystic ink", _mystic_ink, ready=_ink_ready))
 
 
+# --- Swarm: a creature the cleric commands ------------------------------------------------------------------------
+
+
+def _swarm(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
+    """Kaal Rafir's Swarm: "Summons a swarm of insects that can be commanded by the cleric." — it joins the fight
+    beside the cleric, on the party's side, and acts when the cleric commands it (RULINGS R199)."""
+    from rules.gm.combat_state import FoeGroup
+
+    entry = next(p for p in gm.content.magic.prayers if p.name == "Swarm")
+    name = entry.summon or "Swarm of Insects"
+    taken = {g.tile for g in cs.fighters if not (g.dead or g.fled)} | {e.tile for e in cs.foes if e.active}
+    spot = grid.nearest_free(cs, f.tile, taken)
+    if spot is None:
+        gm.emit("summon", "The swarm finds no room to gather, and scatters.", who=caster.id)
+        return
+    cs.groups.append(FoeGroup(name, 1, source="Swarm"))
+    swarm = Foe(f"e{cs.next_foe}", name, len(cs.groups) - 1, spot[0], spot[1], side=caster.id)
+    cs.next_foe += 1
+    cs.foes.append(swarm)
+    gm.emit("summon", f"A {name.lower()} gathers beside {caster.name}, waiting for a command.", who=caster.id,
+            foe=swarm.id)  # fmt: skip
+
+
+_register(Power("prayer", "Swarm", fight=_swarm, aim="self"))
+
+
+def swarm_reach(gm: GM, cs: CombatState, swarm: Foe) -> dict[Tile, int]:
+    """Where the swarm can fly this command (its movement; nothing blocks a cloud of insects but a wall)."""
+    m = core.sheet(gm, swarm.monster)
+    taken = {g.tile for g in cs.fighters if not (g.dead or g.fled)} | {e.tile for e in cs.foes if e.active}
+    return grid.reachable(swarm.tile, m.movement, set(cs.tiles), blocked=set(), occupied=taken - {swarm.tile},
+                          threat=set(), ignore_stop=True)  # fmt: skip
+
+
+def command_swarm(gm: GM, cs: CombatState, swarm: Foe, target: Foe) -> None:
+    """The swarm flies to the enemy and drains it: its sheet's attack, its level in dice, a 4+ hits (RULINGS
+    R199)."""
+    m = core.sheet(gm, swarm.monster)
+    if not grid.close(swarm.tile, target.tile):
+        spots = [t for t in swarm_reach(gm, cs, swarm) if grid.close(t, target.tile)]
+        if not spots:
+            gm.emit("swarm", f"The swarm cannot reach {core.label(target)}.", foe=swarm.id)
+            return
+        swarm.x, swarm.y = min(spots, key=lambda t: (grid.distance(t, swarm.tile), t[1], t[0]))
+    attack = next((a for a in m.actions if a.notation), None)
+    faces = [d(gm.rng, 6) for _ in range(max(1, m.level))]
+    if attack is None or not any(x >= 4 for x in faces):
+        gm.emit("swarm", f"The swarm engulfs {core.label(target)} but draws no blood ({faces}).", foe=swarm.id)
+        return
+    from rules.notation import parse_attack
+
+    atk = parse_attack(attack.notation or "")
+    gm.emit("swarm", f"The swarm engulfs {core.label(target)} ({faces}).", foe=swarm.id)
+    hurt_foe(gm, cs, target, atk.damage, f"the swarm's {attack.name.lower()}")
+
+
+def swarm_in_reach(gm: GM, cs: CombatState, swarm: Foe, target: Foe) -> bool:
+    return grid.close(swarm.tile, target.tile) or any(grid.close(t, target.tile) for t in swarm_reach(gm, cs, swarm))
+
+
 # --- Transmute: the alchemist's potions --------------------------------------------------------------------------
 
 

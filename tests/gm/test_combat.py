@@ -959,7 +959,7 @@ def test_prayer_of_spring_heals_a_wound_of_everyone_nearby_enemies_too() -> None
     for f in (fa, fb):
         gm.c.member(f.id).adv.character.attrs[Attr.DEX].wounds = 2
     listed = {x.id: x for x in gm.legal_actions()}
-    assert listed[f"pray:{fa.id}:Prayer of Spring:{fa.id}"].label.endswith("on everyone Nearby")
+    assert "on everyone Nearby (PRE " in listed[f"pray:{fa.id}:Prayer of Spring:{fa.id}"].label
     assert f"pray:{fa.id}:Prayer of Spring:{fb.id}" not in listed  # an area: no target to choose
     answered(gm, fa, "Prayer of Spring")
     assert [gm.c.member(f.id).adv.character.attrs[Attr.DEX].wounds for f in (fa, fb)] == [1, 1]

@@ -211,7 +211,7 @@ def test_explode_corpse_wounds_everyone_close_to_it() -> None:
     put(gm, rat, 10, 1)
     core.kill_foe(gm, cs, dead, None, "a test")
     key = f"cast:{f.id}:Explode corpse:9,1"
-    assert listed(gm)[key].label.endswith("on the corpse of Plagued Rat (e1)")
+    assert "on the corpse of Plagued Rat (e1) (INT " in listed(gm)[key].label
     cast(gm, f, "Explode corpse", "9,1")
     assert rat.wounds == 2  # no armour, no resistance
     assert (9, 1) not in cs.corpses
@@ -558,3 +558,19 @@ def test_arcane_seal_turns_a_mind_attack_aside() -> None:
     atk = attack_of(gaze)
     assert atk is not None
     assert combat_foes.strike(gm, cs, e, m, gaze.name, atk, f, who, action=gaze) is False
+
+
+def test_swarm_joins_the_party_and_drains_the_enemy_it_is_sent_at() -> None:
+    gm, cs, f, e = one_on_one("Giant Rat")  # no resistance
+    priest(gm, f, "Swarm")
+    put(gm, e, 12, 1)
+    e.ap = 0
+    pray(gm, f, "Swarm", f.id)
+    swarm = cs.summoned(f.id)[0]
+    assert swarm.monster == "Swarm of Insects" and swarm not in cs.active_foes()
+    key = f"swarm:{f.id}:{swarm.id}:{e.id}"
+    assert listed(gm)[key].available and listed(gm)[key].cost.actions == 0
+    load(gm, 5, 2)  # its two dice: a 5 hits
+    gm.apply(key)
+    assert e.wounds == 1  # Drain: 1 wound (then the rat, jumpy, leaps away)
+    assert listed(gm)[key].reason == "The swarm has had its command this turn."
