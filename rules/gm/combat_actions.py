@@ -1358,6 +1358,7 @@ def _pray(
         desperate_plea=plea,
         player=gm.rerolls_of(who),
     )
+    gm.show_test(who, Attr.PRE, f"praying for {prayer}", res.test)
     if res.test.verdict.fatigue:
         gm.fatigue(who, f"praying for {prayer}", Attr.PRE)
     if res.outcome in (PrayerOutcome.IGNORED, PrayerOutcome.ANGERED):
@@ -1399,6 +1400,7 @@ def _cast(gm: GM, cs: CombatState, f: Fighter, who: Member, spell: str, target: 
     else:
         f.spells.append(spell)
     if res.test is not None:
+        gm.show_test(who, Attr.INT, f"keeping {spell} in mind", res.test)
         v = res.test.verdict
         if v.fatigue:
             gm.fatigue(who, f"casting {spell}", Attr.INT)

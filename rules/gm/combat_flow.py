@@ -431,6 +431,10 @@ def end(gm: GM, cs: CombatState, outcome: str) -> None:
     for m in gm.c.party:
         m.adv.character.euphoric = False  # Euphoria lasts "during this combat"
     for f, who in core.standing(gm, cs):
+        lasting = sorted(n for n, until in f.effects.items() if until >= cs.round)
+        if lasting:  # R191: every duration ends with the fight
+            gm.emit("effect_ends", f"{', '.join(lasting)} end(s) on {who.name} with the fight.", who=who.id)
+    for f, who in core.standing(gm, cs):
         ch = who.adv.character
         if f.bleeding_out is not None and ch.condition is Condition.MORTALLY_WOUNDED:
             _last_chance(gm, cs, f, who)

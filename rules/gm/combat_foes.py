@@ -255,6 +255,8 @@ def enemy_turn(gm: GM, cs: CombatState, foe: Foe) -> bool:
             continue
         plan = _plan(gm, cs, foe, m, left)
         if plan is None:
+            if not did:
+                gm.emit("foe_idle", f"{core.label(foe)} finds no way at anyone and holds its ground.", foe=foe.id)
             break
         _execute(gm, cs, foe, m, plan)
         left -= plan.cost

@@ -164,6 +164,11 @@ def extract(gm: GM, action: Action) -> int:
 # --- magic ------------------------------------------------------------------------------------------------------
 
 
+def _text(gm: GM, kind: str, name: str) -> str:
+    entries = gm.content.magic.spells if kind == "spell" else gm.content.magic.prayers
+    return next((e.text for e in entries if e.name == name), "")
+
+
 def _use_outside(gm: GM, kind: powers.Kind, name: str, m: Member) -> str | Literal[False] | None:
     """None: the power does something out of a fight; a reason when it works only in one; False when the GM
     cannot play it at all (named by ``blacksalt validate``, never offered as a no-op)."""
@@ -200,7 +205,8 @@ def magic_actions(gm: GM) -> list[Action]:
                         use or None,
                         who=m.id,
                         params=(("spell", spell),),
-                        rule="Cast a spell (1 turn): it works; then an INT test.",
+                        rule=f"{spell}: {_text(gm, 'spell', spell)} — Cast a spell (1 turn): it works; then an INT "
+                        "test: a failure forgets it, a critical failure is a mishap.",
                     )
                 )
             for spell in book.forgotten:
@@ -235,7 +241,8 @@ def magic_actions(gm: GM) -> list[Action]:
                         why,
                         who=m.id,
                         params=(("prayer", prayer), ("plea", exhausted)),
-                        rule="Invoke a prayer (1 turn): a PRE test first; a failure is ignored.",
+                        rule=f"{prayer}: {_text(gm, 'prayer', prayer)} — Invoke a prayer (1 turn): a PRE test "
+                        "first; on a failure the god does not answer, on a critical failure the god is angered.",
                     )
                 )
     return out
@@ -262,6 +269,8 @@ def cast(gm: GM, action: Action) -> None:
         has_conductor=carries(m, gm.content, "conductor"),
         player=gm.rerolls_of(m),
     )
+    if res.test is not None:
+        gm.show_test(m, Attr.INT, f"keeping {spell} in mind", res.test)
     if res.test is not None and res.test.verdict.fatigue:
         gm.fatigue(m, "casting", Attr.INT)
     words = {
@@ -312,6 +321,7 @@ def pray(gm: GM, action: Action) -> None:
         desperate_plea=bool(action.param("plea")),
         player=gm.rerolls_of(m),
     )
+    gm.show_test(m, Attr.PRE, f"praying for {name}", res.test)
     if res.test.verdict.fatigue:
         gm.fatigue(m, "praying", Attr.PRE)
     if res.outcome in (PrayerOutcome.IGNORED, PrayerOutcome.ANGERED):

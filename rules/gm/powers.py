@@ -31,7 +31,7 @@ from rules.dice import DiceExpr, d
 from rules.gm import alchemy
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
-from rules.gm.combat_foes import flee, hurt_foe
+from rules.gm.combat_foes import attack_of, flee, hurt_foe
 from rules.gm.combat_gear import WEAPON_SPELLS
 from rules.gm.combat_state import CombatState, Fighter, Foe, Tile
 from rules.gm.gear import carries
@@ -424,7 +424,7 @@ def _last(gm: GM, cs: CombatState, who: Fighter | Foe, power: str, kind: Kind, w
     """A power lasting its rolled duration on ``who``, announced with how long."""
     n = lasts(gm, kind, power)
     core.put(cs, who, power, n)
-    gm.emit("effect", f"{_name(gm, who)} {what} for {n} turn(s) ({power}).", effect=power, turns=n,
+    gm.emit("effect", f"{_name(gm, who)} {what} for {n} round(s) of this fight ({power}).", effect=power, turns=n,
             **({"foe": who.id} if isinstance(who, Foe) else {"who": who.id}))  # fmt: skip
 
 
@@ -643,7 +643,13 @@ def _ignorance(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> N
     _last(gm, cs, e, "Ignorance", "prayer", "can use no INT attack")
 
 
-_register(Power("prayer", "Ignorance", fight=_ignorance, reach=grid.NEARBY, aim="foe"))
+def _thinks(gm: GM, cs: CombatState, e: Foe) -> str | None:
+    m = core.sheet(gm, e.monster)
+    attacks = [a for a in m.actions if (atk := attack_of(a)) is not None and Attr.INT in atk.attributes]
+    return None if attacks else "It has no INT attack to lose."
+
+
+_register(Power("prayer", "Ignorance", fight=_ignorance, reach=grid.NEARBY, aim="foe", fits=_thinks))
 
 
 def _fury(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
@@ -863,11 +869,14 @@ def _euphoria(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter)
     if m is None:
         return
     ch = m.adv.character
+    eased = 0
     for _ in range(2):
         tired = [a for a in ATTRS if ch.attrs[a].fatigue]
         if tired:
             a = max(tired, key=lambda x: ch.attrs[x].fatigue)
             ch.attrs[a].fatigue -= 1
+            eased += 1
+    gm.emit("recover", f"{m.name} recovers {eased} fatigue (Euphoria).", who=m.id)
     ch.euphoric = True
     _all_fight(gm, cs, who, "Euphoria", "ignores wounds and fatigue when counting dice")
 

@@ -281,6 +281,17 @@ class GM:
             self._after_damage(member, ch.add_fatigue(a), f"fatigue from {reason}")
         if v.helper_fatigue and helper is not None:
             self._after_damage(helper, helper.adv.character.add_fatigue(a), f"fatigue from helping with {reason}")
+        self.show_test(member, a, reason, roll)
+        if v.critical_failure and ch.has_trait("Bad omens"):
+            self.advance_omens(1, f"{member.name}'s bad omens")
+        after = getattr(self.decider, "after_test", None)
+        if after is not None:
+            after(self, member, roll)
+        return roll
+
+    def show_test(self, member: Member, a: Attr, reason: str, roll: TestRoll) -> None:
+        """The log's line for a test: the dice, the rerolls and the outcome (every test the player makes)."""
+        v = roll.verdict
         outcome = (
             "great success"
             if v.great_success
@@ -299,12 +310,6 @@ class GM:
             rerolls=[(r.side.value, r.old, r.new) for r in roll.history],
             outcome=outcome,
         )
-        if v.critical_failure and ch.has_trait("Bad omens"):
-            self.advance_omens(1, f"{member.name}'s bad omens")
-        after = getattr(self.decider, "after_test", None)
-        if after is not None:
-            after(self, member, roll)
-        return roll
 
     def _weave(self, member: Member, reason: str, roll: TestRoll) -> None:
         """Weave fate: "You may use them to replace any dice result you roll" — offered on a failed test when a
