@@ -59,19 +59,17 @@ def level_exits(level: LevelData) -> dict[int, list[tuple[Connection, int]]]:
     return out
 
 
-def _door_phrase(door: Door) -> str:
-    phrase = _DOOR_WORDS[door.kind]
-    extra = []
-    if door.spikeable:
-        extra.append("can be spiked")
-    if door.key:
-        extra.append(f"key: {door.key}")
-    text = f"**{phrase}**"
+def _door_line(door: Door, where: str) -> str:
+    """A door's line of the key: the door and where it leads first, then its description, whether it
+    can be spiked and where its key is, each a sentence of its own (never "...false bottom. to 7")."""
+    parts = [f"**{_DOOR_WORDS[door.kind]}** {where}."]
     if door.text:
-        text += f" ({door.text})"
-    if extra:
-        text += f" — {'; '.join(extra)}"
-    return text
+        parts.append(_sentence(door.text))
+    if door.spikeable:
+        parts.append("It can be spiked.")
+    if door.key:
+        parts.append(f"Key: {_sentence(door.key)}")
+    return " ".join(parts)
 
 
 def room_section(level: LevelData, room: Room, exits: dict[int, list[tuple[Connection, int]]]) -> list[str]:
@@ -122,10 +120,10 @@ def room_section(level: LevelData, room: Room, exits: dict[int, list[tuple[Conne
         if conn.door.kind == "secret":
             continue
         side = direction(room, conn.path[0] if conn.from_ == room.id and conn.path else conn.door.tile)
-        bullets.append(f"{_door_phrase(conn.door)} to {other} ({side}).")
+        bullets.append(_door_line(conn.door, f"to {other} ({side})"))
     hidden_exits = [(c, o) for c, o in exits.get(room.id, []) if c.door.kind == "secret"]
     for conn, other in hidden_exits:
-        bullets.append(f"{_door_phrase(conn.door)} to {other}, found by searching (INT).")
+        bullets.append(_door_line(conn.door, f"to {other}, found by searching (INT)"))
     if room.camp:
         bullets.append(f"Camp: {', '.join(room.camp)}.")
     out += [f"- {b}" for b in bullets]
@@ -165,7 +163,8 @@ def level_front(level: LevelData) -> list[str]:
 def to_markdown(d: Dungeon) -> str:
     """The whole GM key."""
     lines: list[str] = [f"# {d.title}", ""]
-    lines.append(f"*A dungeon for Dead Weight — level {d.level}, {len(d.levels)} level(s), seed {d.seed}. "
+    size = "a single level" if len(d.levels) == 1 else f"{len(d.levels)} levels"
+    lines.append(f"*A dungeon for Dead Weight — difficulty {d.level}, {size}, seed {d.seed}. "
                  f"Theme: {d.theme.replace('_', ' ')}.*")  # fmt: skip
     lines += ["", "## General Information", "", "### Hook", d.hook, "", f"**Bounty: {d.bounty} silver.**", ""]
     lines += ["### Rumours",
