@@ -59,11 +59,12 @@ def level_exits(level: LevelData) -> dict[int, list[tuple[Connection, int]]]:
     return out
 
 
-def _door_line(door: Door, where: str) -> str:
-    """A door's line of the key: the door and where it leads first, then its description, whether it
-    can be spiked and where its key is, each a sentence of its own (never "...false bottom. to 7")."""
+def _door_line(door: Door, where: str, *, described: bool = True) -> str:
+    """A door's line of the key: the door and where it leads first, then its description (unless
+    ``described`` is False: a secret door the room's secrets describe), whether it can be spiked and
+    where its key is, each a sentence of its own (never "...false bottom. to 7")."""
     parts = [f"**{_DOOR_WORDS[door.kind]}** {where}."]
-    if door.text:
+    if door.text and described:
         parts.append(_sentence(door.text))
     if door.spikeable:
         parts.append("It can be spiked.")
@@ -122,8 +123,10 @@ def room_section(level: LevelData, room: Room, exits: dict[int, list[tuple[Conne
         side = direction(room, conn.path[0] if conn.from_ == room.id and conn.path else conn.door.tile)
         bullets.append(_door_line(conn.door, f"to {other} ({side})"))
     hidden_exits = [(c, o) for c, o in exits.get(room.id, []) if c.door.kind == "secret"]
+    told = {s.reveals for s in room.secrets}
     for conn, other in hidden_exits:
-        bullets.append(_door_line(conn.door, f"to {other}, found by searching (INT)"))
+        where = f"to {other}, found by searching (INT)"
+        bullets.append(_door_line(conn.door, where, described=f"connection {conn.id}" not in told))
     if room.camp:
         bullets.append(f"Camp: {', '.join(room.camp)}.")
     out += [f"- {b}" for b in bullets]
@@ -183,7 +186,7 @@ def to_markdown(d: Dungeon) -> str:
         if level.depth > 1:
             lines += [f"# Level {level.depth}: {level.name}" if level.name else f"# Level {level.depth}", ""]
         elif level.name:
-            lines += [f"*Level 1: {level.name}*", ""]
+            lines += [f"*Level 1: {level.name}*" if len(d.levels) > 1 else f"*{level.name}*", ""]
         lines += level_front(level)
         exits = level_exits(level)
         for room in sorted(level.rooms, key=lambda r: r.id):
