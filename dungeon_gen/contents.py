@@ -72,6 +72,22 @@ def fresh(rng: Random, options: list[Any], used: set[str], key: Any = str) -> An
     return pick
 
 
+def unused(rng: Random, options: list[Any], used: set[str], key: Any = str) -> Any | None:
+    """A random option not used yet on this level, marked used; None once all are used (a text that
+    must not repeat: the same hidden cache or the same lore found in two rooms reads as a mistake)."""
+    left = [o for o in options if key(o) not in used]
+    if not left:
+        return None
+    pick = rng.choice(left)
+    used.add(key(pick))
+    return pick
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if not text or text[-1] in ".!?" else text + "."
+
+
 def _count(rng: Random, text: str) -> int:
     lo, hi = parse_count(text)
     return rng.randint(lo, hi)
@@ -143,10 +159,13 @@ def _key_room(layout: LevelLayout, kinds: dict[int, str], link: Link, rng: Rando
 def _kind_deck(plan: LevelPlan, layout: LevelLayout, rng: Random) -> dict[int, RoomKind]:
     th = plan.theme
     kinds: dict[int, RoomKind] = {}
-    fits_depth = [k for k in th.room_kinds if k.min_depth <= plan.depth and not k.boss_lair and not k.entrance]
+    ordinary = [k for k in th.room_kinds if k.min_depth <= plan.depth and not k.boss_lair and not k.entrance]
+    fits_depth = [k for k in ordinary if not k.stairs]
+    stair_kinds = [k for k in ordinary if k.stairs]
     entrance_kinds = [k for k in th.room_kinds if k.entrance]
     lairs = [k for k in th.room_kinds if k.boss_lair]
     entrance_rooms = {e.room for e in layout.entrances}
+    stair_rooms = {s.room for s in (layout.stairs_down, layout.stairs_up) if s is not None}
     by_id = {r.id: r for r in layout.rooms}
     lair_room: int | None = None
     if plan.last:
@@ -159,6 +178,10 @@ def _kind_deck(plan: LevelPlan, layout: LevelLayout, rng: Random) -> dict[int, R
             continue
         if room.id == lair_room and lairs:
             kinds[room.id] = rng.choice(lairs)
+            continue
+        if room.id in stair_rooms and stair_kinds:
+            # A stairwell ("The Descent") only where the map has stairs.
+            kinds[room.id] = rng.choice(stair_kinds)
             continue
         fitting = [k for k in fits_depth if set(SIZE_FIT[room.size]) & set(k.sizes)] or fits_depth
         if not deck:
@@ -297,11 +320,23 @@ def furnish_level(
     secrets: dict[int, list[Secret]] = {r.id: [] for r in layout.rooms}
     extra_loot: dict[int, list[Loot]] = {r.id: [] for r in layout.rooms}
 
+    # How a secret door is hidden: the theme's secret doors, and its door and passage secrets (a tunnel
+    # behind a banner).  Those secrets are told only where the map has such a door, never on their own.
+    hiding: list[tuple[str, str]] = [("door", t) for t in th.doors.secret]
+    hiding += [(s.kind, s.text) for s in th.secrets if s.kind in ("door", "passage")]
+    # A treasure secret is where a room's hidden loot lies; lore and traps stand on their own.
+    stashes = [s for s in th.secrets if s.kind == "treasure"]
+    room_secrets = [s for s in th.secrets if s.kind in ("lore", "trap")]
     connections: list[Connection] = []
     for link in layout.links:
         door_kind = door_kinds[link.id]
         values = plan.story.values(room=names[link.a].lower())
-        text = fill(fresh(rng, th.doors.for_kind(door_kind), used), values)  # type: ignore[arg-type]
+        secret_kind = "door"
+        if door_kind == "secret":
+            secret_kind, template = fresh(rng, hiding, used, key=lambda h: h[1])
+            text = fill(template, values)
+        else:
+            text = fill(fresh(rng, th.doors.for_kind(door_kind), used), values)  # type: ignore[arg-type]
         key: str | None = None
         if door_kind == "locked":
             key_room = _key_room(layout, door_kinds, link, rng)
@@ -316,8 +351,8 @@ def furnish_level(
             for here, there in ((link.a, link.b), (link.b, link.a)):
                 secrets[here].append(
                     Secret(
-                        kind="door",
-                        text=f"A secret door leads to room {there}. {text}".strip(),
+                        kind=secret_kind,
+                        text=f"{_sentence(text)} It leads to room {there}.",
                         find="INT",
                         reveals=f"connection {link.id}",
                     )
@@ -369,17 +404,17 @@ def furnish_level(
             if found and rng.random() < 0.2:
                 hidden = found[0].model_copy(update={"hidden": True})
                 found[0] = hidden
-                secrets[shape.id].append(
-                    Secret(
-                        kind="treasure",
-                        text=f"{hidden.name} is hidden here, out of plain sight.",
-                        find="INT",
-                        reveals=hidden.name,
-                    )
-                )
+                text = f"Hidden here, out of plain sight: {hidden.name}."
+                find = "INT"
+                stash = unused(rng, stashes, used, key=lambda x: x.text)
+                if stash is not None:
+                    place = fill(stash.text, values).strip().rstrip(".")
+                    text = f"Hidden {place}: {hidden.name}."
+                    find = stash.find
+                secrets[shape.id].append(Secret(kind="treasure", text=text, find=find, reveals=hidden.name))
             loot += found
-        if rng.random() < kind.chances.secret:
-            s = fresh(rng, th.secrets, used, key=lambda x: x.text)
+        s = unused(rng, room_secrets, used, key=lambda x: x.text) if rng.random() < kind.chances.secret else None
+        if s is not None:
             secrets[shape.id].append(
                 Secret(kind=s.kind, text=fill(s.text, values), find=s.find, reveals=fill(s.reveals, values))
             )

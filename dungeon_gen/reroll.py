@@ -171,7 +171,9 @@ def reroll_room(d: Dungeon, depth: int, room_id: int, seed: int, *, themes: dict
     # The theme, narrowed to this room's kind and name: furnish_level then fills this one room.
     # Its description is drawn from the others of its kind, so a re-roll reads differently.
     others = [t for t in kind.descriptions if fill(t, story.values(room=room.name.lower())) != room.description]
-    narrowed = kind.model_copy(update={"names": [room.name], "descriptions": others or kind.descriptions})
+    narrowed = kind.model_copy(
+        update={"names": [room.name], "descriptions": others or kind.descriptions, "stairs": False}
+    )  # the stairs are the map's: this one room of the narrowed theme takes its kind wherever it is
     one_kind = th.model_copy(update={"room_kinds": [narrowed]})
     entrance = room_id in d.entrances and depth == 1
     layout = LevelLayout(
@@ -194,7 +196,7 @@ def reroll_room(d: Dungeon, depth: int, room_id: int, seed: int, *, themes: dict
     rooms, _, _ = furnish_level(plan1, layout, stream(lseed, f"reroll-room:{room_id}:{seed}"))
     fresh = rooms[0]
     keys = [lt for lt in room.loot if _KEY.match(lt.name) and lt.rarity == "free"]
-    doors = [s for s in room.secrets if s.kind == "door" and _DOOR_SECRET.match(s.reveals)]
+    doors = [s for s in room.secrets if s.kind in ("door", "passage") and _DOOR_SECRET.match(s.reveals)]
     degree = sum(1 for c in level.connections if room_id in (c.from_, c.to))
     new_room = fresh.model_copy(
         update={

@@ -21,6 +21,8 @@ class _Blanks(dict[str, str]):
 
 
 _DOUBLE_THE = re.compile(r"\b([Tt]he) [Tt]he\b")
+#: Words of a level's name that presume another level above or below it.
+_RELATIVE = re.compile(r"\b(Upper|Lower|Higher|Deeper|Deep|Bottom|Top|First|Second|Third|Last)\b")
 
 
 def fill(template: str, values: dict[str, Any]) -> str:
@@ -53,6 +55,8 @@ class Story:
         for d in range(1, depth + 1):
             dn = th.depth_names(d)
             options = [n for n in dn.names if n not in names] or list(dn.names)
+            if depth == 1:  # "The Upper Crypt" of a dungeon that has no other level
+                options = [n for n in options if not _RELATIVE.search(n)] or options
             names.append(rng.choice(options))
             notes.append(rng.choice(dn.notes) if dn.notes else "")
         settlement = rng.choice(th.hooks.settlements)

@@ -114,6 +114,12 @@ def _check_title(v: str) -> str:
         raise ValueError(f"unknown placeholder(s) {sorted(unknown)}; allowed: {sorted(TITLE_PLACEHOLDERS)}")
     if not used & {"place", "owner"}:
         raise ValueError("a title pattern needs {place} or {owner}")
+    if re.match(r"(Where|When|How|Why|Who|What|Whom|Whose)\b", v):
+        # Hooks and rumours use the title as a place: "the cause is in {title}".
+        raise ValueError(
+            f"{v!r} does not read as a place in 'the cause is in ...': start with a noun "
+            "('The {place} Where {owner} Lies')"
+        )
     return v
 
 
@@ -245,6 +251,7 @@ class RoomKind(Strict):
     camp: list[CampQuality] = []
     boss_lair: bool = False
     entrance: bool = False
+    stairs: bool = False  # a stairwell: only given to a room that holds the level's stairs
     min_depth: int = Field(1, ge=1, le=9)
     weight: Weight = 1
 
@@ -256,6 +263,8 @@ class RoomKind(Strict):
             raise ValueError("camp qualities repeat")
         if self.entrance and self.min_depth != 1:
             raise ValueError("an entrance kind must fit depth 1 (min_depth = 1)")
+        if self.stairs and (self.entrance or self.boss_lair):
+            raise ValueError("a stairs kind is neither an entrance nor a boss lair")
         return self
 
 

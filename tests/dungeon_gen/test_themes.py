@@ -367,7 +367,8 @@ def test_broken_top_level_fields(tmp_path: Path) -> None:
         ('settlements = ["Trinta"', 'settlements = ["Trintaa"', "field settlements[0]: unknown settlement 'Trintaa'"),
         ('id = "necromancer_tomb"', 'id = "tomb"', "field id: 'tomb' must match the file name"),
         ('owners = [\n    "Malgrave Oth"', 'owners = [\n    "Acheron Zul"', "field titles"),
-        ('"Where {owner} Lies",', '"Where {who} Lies",', "field titles.patterns[5]"),
+        ('"The {place} Where {owner} Lies",', '"The {place} Where {who} Lies",', "field titles.patterns[5]"),
+        ('"The {place} Where {owner} Lies",', '"Where {owner} Lies",', "does not read as a place"),
     ]
     for old, new, expected in cases:
         path = _broken(tmp_path, old, new)
