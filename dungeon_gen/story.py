@@ -86,13 +86,17 @@ class Told:
     history: str
 
 
-def tell(th: Theme, story: Story, first: LevelData, rng: Random) -> Told:
-    """Hook (with openers), eleven rumours on 2d6, and a GM history of three paragraphs."""
-    rooms = sorted(first.rooms, key=lambda r: r.id)
+def tell(th: Theme, story: Story, levels: list[LevelData], rng: Random) -> Told:
+    """Hook (with openers), eleven rumours on 2d6, and a GM history of three paragraphs.
+
+    ``{room}`` here is the master's lair on the deepest level ("The worst of it waits in the
+    {room}", "she can no longer leave the {room}"): the one room the story speaks of is on the map."""
+    first = levels[0]
+    lairs = [r for r in levels[-1].rooms if r.boss]
+    room = lairs[0] if lairs else min(first.rooms, key=lambda r: r.id)
     groups = [g.name for g in first.wandering_monsters]
 
     def values() -> dict[str, Any]:
-        room = rng.choice(rooms)
         return story.values(room=f"the {room.name.lower()}", group=rng.choice(groups))
 
     hook = fill(rng.choice(th.hooks.templates), values())

@@ -148,6 +148,12 @@ def test_the_key_agrees_with_the_map(seed: int, theme: str, depth: int, rooms: i
                     problems.append(f"{where}: names room(s) {sorted(named - known)}, not on this level: {text!r}")
             if VAGUE_ROOM.search(text):
                 problems.append(f"{where}: points at a room it does not name: {text!r}")
+    # The story names a room by its name: it must be a room of this dungeon.
+    th = load_themes()[theme]
+    here = {r.name.lower() for lv in d.levels for r in lv.rooms}
+    names = {n.lower() for k in th.room_kinds for n in k.names} - here
+    for where, text in [("hook", d.hook), ("history", d.history)] + [(f"rumour {r.roll}", r.text) for r in d.rumours]:
+        problems += [f"{where}: names {n!r}, not a room here: {text!r}" for n in names if f"the {n}" in text.lower()]
     for where, text in dungeon_texts(d):
         if len(d.levels) == 1 and OTHER_LEVEL.search(text):
             problems.append(f"{where}: a one-level dungeon speaks of another level: {text!r}")
