@@ -294,11 +294,13 @@ def _camp(kind: RoomKind, monsters: bool, traps: bool, degree: int, entrance: bo
     return [q for q in order if q in quals]
 
 
-def _fresh_features(rng: Random, kind: RoomKind, used: set[str]) -> list[Any]:
-    n = min(len(kind.features), rng.choice((1, 1, 2)))
+def _fresh_features(rng: Random, kind: RoomKind, used: set[str], *, secret_door: bool) -> list[Any]:
+    """One or two of the kind's features; one that reveals a door only where the room has a secret one."""
+    fits = [f for f in kind.features if secret_door or not f.reveals_door]
+    n = min(len(fits), rng.choice((1, 1, 2)))
     out: list[Any] = []
     for _ in range(n):
-        f = fresh(rng, [f for f in kind.features if f not in out], used, key=lambda x: f"{kind.id}:{x.name}")
+        f = fresh(rng, [f for f in fits if f not in out], used, key=lambda x: f"{kind.id}:{x.name}")
         out.append(f)
     return out
 
@@ -318,6 +320,7 @@ def furnish_level(
     entrance_rooms = {e.room for e in layout.entrances}
     used: set[str] = set()  # texts already used on this level, so rooms rarely repeat each other
     secrets: dict[int, list[Secret]] = {r.id: [] for r in layout.rooms}
+    hidden_to: dict[int, list[int]] = {r.id: [] for r in layout.rooms}  # the rooms a secret door leads to
     extra_loot: dict[int, list[Loot]] = {r.id: [] for r in layout.rooms}
 
     # How a secret door is hidden: the theme's secret doors, and its door and passage secrets (a tunnel
@@ -349,6 +352,7 @@ def furnish_level(
             )
         if door_kind == "secret":
             for here, there in ((link.a, link.b), (link.b, link.a)):
+                hidden_to[here].append(there)
                 secrets[here].append(
                     Secret(
                         kind=secret_kind,
@@ -423,10 +427,11 @@ def furnish_level(
                 name=f.name,
                 text=fill(f.text, values),
                 test=f.test,
-                success=fill(f.success, values),
+                success=_sentence(fill(f.success, values))
+                + (f" It is the secret door to room {hidden_to[shape.id][0]}." if f.reveals_door else ""),
                 failure=fill(f.failure, values),
             )
-            for f in _fresh_features(rng, kind, used)
+            for f in _fresh_features(rng, kind, used, secret_door=bool(hidden_to[shape.id]))
         ]
         corpses: list[Corpse] = []
         if rng.random() < kind.chances.corpses:

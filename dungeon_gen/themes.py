@@ -220,6 +220,7 @@ class FeatureTemplate(Strict):
     test: Attr | None = None
     success: Template | Literal[""] = ""
     failure: Template | Literal[""] = ""
+    reveals_door: bool = False  # its success finds the room's secret door: only where there is one
 
     @model_validator(mode="after")
     def _outcomes(self) -> FeatureTemplate:
@@ -227,6 +228,8 @@ class FeatureTemplate(Strict):
             raise ValueError("a feature with a test needs both success and failure")
         if self.test is None and self.failure:
             raise ValueError("a feature without a test cannot fail: drop failure or add a test")
+        if self.reveals_door and not self.success:
+            raise ValueError("a feature that reveals a door needs the success that finds it")
         return self
 
 

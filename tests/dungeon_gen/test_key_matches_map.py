@@ -133,6 +133,12 @@ def test_the_key_agrees_with_the_map(seed: int, theme: str, depth: int, rooms: i
                         problems.append(f"{at}: secret {s.kind} {s.text!r} reveals {s.reveals!r}, no secret door here")
                 elif s.kind == "treasure" and s.reveals not in loot:
                     problems.append(f"{at}: secret treasure {s.reveals!r} is not hidden loot of the room")
+            behind = {c.to if c.from_ == r.id else c.from_ for c in secret_links.values() if r.id in (c.from_, c.to)}
+            for f in r.features:
+                if re.search(r"\b(hidden|secret) door\b|\breveals a door\b", f.success):
+                    m = re.search(r"secret door to room (\d+)", f.success)
+                    if not m or int(m[1]) not in behind:
+                        problems.append(f"{at}: feature {f.name!r} finds a door the map does not have: {f.success!r}")
             if STAIR_NAME.search(r.name) and r.id not in stair_rooms:
                 problems.append(f"{at}: named for stairs it does not have")
         # every secret door is told in both rooms it joins
