@@ -28,7 +28,8 @@ OTHER_LEVEL = re.compile(
     r"\b(next|lower|lowest|deeper|deepest|upper|higher|other|bottom|below|flooded) (levels?|floors?)\b"
     r"|\b(levels?|floors?) (above|below|beneath|under|down|up)\b(?! (the|it|a|an|its|this|that)\b)"
     r"|\blevel \d|\bdeeper (vault|down|in)\b|\blies deeper\b|\bgoing down into the dark\b"
-    r"|\b(leading|leads) (down|up) to\b|\bbelow the (tomb|crypt|level|mine)\b",
+    r"|\b(leading|leads) (down|up) to (a |the )?(deeper|lower|upper|next|level)\b|\bbelow the (tomb|crypt|level|mine)\b"
+    r"|\b(rooms?|vaults?|chambers?) below\b",
     re.IGNORECASE,
 )
 #: Words of a room that says it holds stairs.
