@@ -197,7 +197,9 @@ def _kind_deck(plan: LevelPlan, layout: LevelLayout, rng: Random) -> dict[int, R
     return kinds
 
 
-def _names(kinds: dict[int, RoomKind], rng: Random) -> dict[int, str]:
+def _names(kinds: dict[int, RoomKind], rng: Random, shapes: dict[int, RoomShape] | None = None) -> dict[int, str]:
+    """A name for every room; once a kind's names are all taken, the rooms that share one are told
+    apart by where they lie ("The North Ossuary", "The South Ossuary"): no name twice on a level."""
     used: set[str] = set()
     out: dict[int, str] = {}
     for rid in sorted(kinds):
@@ -205,7 +207,41 @@ def _names(kinds: dict[int, RoomKind], rng: Random) -> dict[int, str]:
         name = rng.choice(options)
         used.add(name)
         out[rid] = name
+    if shapes:
+        _tell_apart(out, shapes)
     return out
+
+
+_ORDINALS = ("Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth")
+
+
+def _qualified(name: str, word: str) -> str:
+    return f"The {word} {name[4:]}" if name.startswith("The ") else f"The {word} {name}"
+
+
+def _tell_apart(names: dict[int, str], shapes: dict[int, RoomShape]) -> None:
+    """Rename rooms that share a name after the compass side of their group they lie on."""
+    groups: dict[str, list[int]] = {}
+    for rid, name in sorted(names.items()):
+        groups.setdefault(name, []).append(rid)
+    taken = set(names.values())
+    for name, rids in groups.items():
+        if len(rids) < 2:
+            continue
+        centre = {r: (shapes[r].x + shapes[r].w / 2, shapes[r].y + shapes[r].h / 2) for r in rids}
+        mx = sum(c[0] for c in centre.values()) / len(rids)
+        my = sum(c[1] for c in centre.values()) / len(rids)
+        for i, rid in enumerate(rids):
+            dx, dy = centre[rid][0] - mx, centre[rid][1] - my
+            side = ("East" if dx > 0 else "West") if abs(dx) >= abs(dy) else ("South" if dy > 0 else "North")
+            new = _qualified(name, side)
+            if new in taken:
+                new = _qualified(name, _ORDINALS[min(i, len(_ORDINALS) - 1)]) if i else name
+            if new in taken and new != name:
+                new = f"{name} ({rid})"
+            if new != name:
+                taken.add(new)
+                names[rid] = new
 
 
 def _tiles(shape: RoomShape, rng: Random, n: int, avoid: set[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -312,7 +348,7 @@ def furnish_level(
     th = plan.theme
     door_kinds = choose_doors(plan, layout, rng)
     kinds = _kind_deck(plan, layout, rng)
-    names = _names(kinds, rng)
+    names = _names(kinds, rng, {r.id: r for r in layout.rooms})
     degree = {r.id: 0 for r in layout.rooms}
     for link in layout.links:
         degree[link.a] += 1

@@ -123,6 +123,8 @@ def test_the_key_agrees_with_the_map(seed: int, theme: str, depth: int, rooms: i
         known = {r.id for r in level.rooms}
         secret_links = {c.id: c for c in level.connections if c.door.kind == "secret"}
         stair_rooms = {s.room for s in level.stairs} | (set(d.entrances) if level.depth == 1 else set())
+        names = [r.name for r in level.rooms]
+        problems += [f"level {level.depth}: two rooms called {n!r}" for n in sorted(set(names)) if names.count(n) > 1]
         for r in level.rooms:
             at = f"level {level.depth} room {r.id} ({r.name})"
             loot = {x.name for x in r.loot if x.hidden}
