@@ -370,9 +370,8 @@ def furnish_level(
     for link in layout.links:
         door_kind = door_kinds[link.id]
         values = plan.story.values(room=names[link.a].lower())
-        secret_kind = "door"
         if door_kind == "secret":
-            secret_kind, template = fresh(rng, hiding, used, key=lambda h: h[1])
+            _, template = fresh(rng, hiding, used, key=lambda h: h[1])
             text = fill(template, values)
         else:
             text = fill(fresh(rng, th.doors.for_kind(door_kind), used), values)  # type: ignore[arg-type]
@@ -391,7 +390,7 @@ def furnish_level(
                 hidden_to[here].append(there)
                 secrets[here].append(
                     Secret(
-                        kind=secret_kind,
+                        kind="door",  # the GM opens the passage it reveals (rules.gm.exploration)
                         text=f"{_sentence(text)} It leads to room {there}.",
                         find="INT",
                         reveals=f"connection {link.id}",

@@ -196,7 +196,7 @@ def reroll_room(d: Dungeon, depth: int, room_id: int, seed: int, *, themes: dict
     rooms, _, _ = furnish_level(plan1, layout, stream(lseed, f"reroll-room:{room_id}:{seed}"))
     fresh = rooms[0]
     keys = [lt for lt in room.loot if _KEY.match(lt.name) and lt.rarity == "free"]
-    doors = [s for s in room.secrets if s.kind in ("door", "passage") and _DOOR_SECRET.match(s.reveals)]
+    doors = [s for s in room.secrets if s.kind == "door" and _DOOR_SECRET.match(s.reveals)]
     degree = sum(1 for c in level.connections if room_id in (c.from_, c.to))
     new_room = fresh.model_copy(
         update={
