@@ -97,7 +97,7 @@ def tell(th: Theme, story: Story, levels: list[LevelData], rng: Random) -> Told:
     groups = [g.name for g in first.wandering_monsters]
 
     def values() -> dict[str, Any]:
-        return story.values(room=f"the {room.name.lower()}", group=rng.choice(groups))
+        return story.values(room=room.name.lower(), group=rng.choice(groups))  # templates write "the {room}"
 
     hook = fill(rng.choice(th.hooks.templates), values())
     openers = rng.sample(th.hooks.openers, k=min(3, len(th.hooks.openers)))

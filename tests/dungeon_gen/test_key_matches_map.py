@@ -167,6 +167,8 @@ def test_the_key_agrees_with_the_map(seed: int, theme: str, depth: int, rooms: i
     for where, text in [("hook", d.hook), ("history", d.history)] + [(f"rumour {r.roll}", r.text) for r in d.rumours]:
         problems += [f"{where}: names {n!r}, not a room here: {text!r}" for n in names if f"the {n}" in text.lower()]
     for where, text in dungeon_texts(d):
+        if re.search(r"\bthe the\b", text, re.IGNORECASE):
+            problems.append(f"{where}: 'the the': {text!r}")
         if len(d.levels) == 1 and OTHER_LEVEL.search(text):
             problems.append(f"{where}: a one-level dungeon speaks of another level: {text!r}")
         if re.search(rf"\b(in|into|of|from|to|under|inside|beneath|out of) {re.escape(d.title)}", text) and (
