@@ -150,6 +150,25 @@ def test_players_maps_leave_out_the_rooms_behind_secret_doors(exported: Path) ->
                     checked += 1
                 else:
                     assert drawn and on_floor > len(tiles) // 3, f"level {depth} room {r.id} is missing"
+        # The players' SVG, drawn back into pixels by Qt's own SVG renderer, shows the same.
+        from PySide6.QtGui import QImage, QPainter
+        from PySide6.QtSvg import QSvgRenderer
+
+        layout = MapLayout(level, 32, map_options(player=True, title=d.title))
+        w, h = layout.size()
+        svg = QImage(w, h, QImage.Format.Format_RGB32)
+        painter = QPainter(svg)
+        QSvgRenderer(str(exported / f"vault-level{depth}-player.svg")).render(painter)
+        painter.end()
+        for rid in hidden:
+            for t in level.room(rid).floor():
+                p = layout.centre(t)
+                rgb = svg.pixelColor(int(p.x()), int(p.y())).getRgb()[:3]
+                assert rgb != floor_rgb, f"level {depth} room {rid} is on the players' SVG"
+        shown = [t for r in level.rooms if r.id not in hidden for t in r.floor()]
+        on = sum(svg.pixelColor(int(layout.centre(t).x()), int(layout.centre(t).y())).getRgb()[:3] == floor_rgb
+                 for t in shown)  # fmt: skip
+        assert on > len(shown) // 3, "the SVG check sees no floor at all"
         vtt = json.loads((exported / f"vault-level{depth}-player.dd2vtt").read_text())
         picture = Image.open(io.BytesIO(base64.b64decode(vtt["image"]))).convert("RGB")
         ppg = vtt["resolution"]["pixels_per_grid"]
