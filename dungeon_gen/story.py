@@ -8,7 +8,7 @@ from random import Random
 from typing import Any
 
 from dungeon_gen.model import LevelData, Rumour
-from dungeon_gen.themes import Theme
+from dungeon_gen.themes import PlaceRumour, Theme
 
 TRUE_RUMOURS = (6, 8)  # how many of the eleven 2d6 rumours are true: between these
 
@@ -103,10 +103,22 @@ def tell(th: Theme, story: Story, levels: list[LevelData], rng: Random) -> Told:
     openers = rng.sample(th.hooks.openers, k=min(3, len(th.hooks.openers)))
     hook += "\n\nPossible ideas for starting out:\n" + "\n".join(f"- {fill(o, values())}" for o in openers)
 
+    # A rumour about a place is true only where the map has that place: drawn only then, naming it.
+    where: dict[str, Any] = {}
+    for level in levels:
+        for r in sorted(level.rooms, key=lambda r: r.id):
+            where.setdefault(r.kind, r)
+    true_pool = [t for t in th.rumours.true if isinstance(t, str) or t.kind in where]
     n_true = rng.randint(*TRUE_RUMOURS)
-    trues = rng.sample(th.rumours.true, k=min(n_true, len(th.rumours.true)))
+    trues = rng.sample(true_pool, k=min(n_true, len(true_pool)))
     falses = rng.sample(th.rumours.false, k=11 - len(trues))
-    pool = [(fill(t, values()), True) for t in trues] + [(fill(f, values()), False) for f in falses]
+
+    def told(t: str | PlaceRumour) -> str:
+        if isinstance(t, str):
+            return fill(t, values())
+        return fill(t.text, {**values(), "room": where[t.kind].name.lower()})
+
+    pool = [(told(t), True) for t in trues] + [(fill(f, values()), False) for f in falses]
     rng.shuffle(pool)
     rumours = [Rumour(roll=roll, text=text, true=true) for roll, (text, true) in zip(range(2, 13), pool, strict=True)]
 

@@ -357,8 +357,16 @@ class Hooks(Strict):
     bounty: Bounty
 
 
+class PlaceRumour(Strict):
+    """A true rumour about a place ("The garrison chapel is still sealed"): true only where the
+    dungeon has a room of that kind, so it is drawn only then, its ``{room}`` that room."""
+
+    text: Template
+    kind: Id  # a room kind of the theme
+
+
 class Rumours(Strict):
-    true: Annotated[list[Template], Field(min_length=8)]
+    true: Annotated[list[Template | PlaceRumour], Field(min_length=8)]
     false: Annotated[list[Template], Field(min_length=8)]
 
 
@@ -459,6 +467,13 @@ class Theme(Strict):
         missing = [k for k in DOOM_KINDS if not any(d.kind == k for d in self.doom)]
         if missing:
             raise ValueError(f"doom templates missing for kind(s) {missing}")
+        kinds = {k.id for k in self.room_kinds}
+        plain = sum(isinstance(r, str) for r in self.rumours.true)
+        if plain + len(self.rumours.false) < 11:
+            raise ValueError("eleven rumours need at least 11 - len(false) true rumours that name no place")
+        for r in self.rumours.true:
+            if isinstance(r, PlaceRumour) and r.kind not in kinds:
+                raise ValueError(f"rumour {r.text[:40]!r}... speaks of room kind {r.kind!r}, which the theme lacks")
         groups = {w.name for w in self.wandering}
         for d in self.doom:
             if d.group is not None and d.group not in groups:

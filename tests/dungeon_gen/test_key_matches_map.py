@@ -15,7 +15,7 @@ from dungeon_gen.export.markdown import to_markdown
 from dungeon_gen.export.uvtt import PLAYER, vtt_geometry
 from dungeon_gen.generate import generate
 from dungeon_gen.model import Dungeon, LevelData
-from dungeon_gen.themes import load_themes
+from dungeon_gen.themes import PlaceRumour, load_themes
 
 THEMES = sorted(load_themes())
 #: 60 dungeons: every theme at 1, 2 and 3 levels, small to large, at the bottom of its level range and above.
@@ -162,6 +162,12 @@ def test_the_key_agrees_with_the_map(seed: int, theme: str, depth: int, rooms: i
                 problems.append(f"{where}: points at a room it does not name: {text!r}")
     # The story names a room by its name: it must be a room of this dungeon.
     th = load_themes()[theme]
+    kinds = {r.kind for lv in d.levels for r in lv.rooms}
+    for t in th.rumours.true:
+        if isinstance(t, PlaceRumour) and t.kind not in kinds:
+            words = max(re.split(r"\{\w+\}", t.text), key=len)
+            problems += [f"rumour {r.roll} speaks of a {t.kind} the map lacks: {r.text!r}" for r in d.rumours
+                         if words in r.text]  # fmt: skip
     here = {r.name.lower() for lv in d.levels for r in lv.rooms}
     names = {n.lower() for k in th.room_kinds for n in k.names} - here
     for where, text in [("hook", d.hook), ("history", d.history)] + [(f"rumour {r.roll}", r.text) for r in d.rumours]:
