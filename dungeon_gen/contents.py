@@ -72,6 +72,22 @@ def fresh(rng: Random, options: list[Any], used: set[str], key: Any = str) -> An
     return pick
 
 
+def unused(rng: Random, options: list[Any], used: set[str], key: Any = str) -> Any | None:
+    """A random option not used yet on this level, marked used; None once all are used (a text that
+    must not repeat: the same hidden cache or the same lore found in two rooms reads as a mistake)."""
+    left = [o for o in options if key(o) not in used]
+    if not left:
+        return None
+    pick = rng.choice(left)
+    used.add(key(pick))
+    return pick
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if not text or text[-1] in ".!?" else text + "."
+
+
 def _count(rng: Random, text: str) -> int:
     lo, hi = parse_count(text)
     return rng.randint(lo, hi)
@@ -143,10 +159,13 @@ def _key_room(layout: LevelLayout, kinds: dict[int, str], link: Link, rng: Rando
 def _kind_deck(plan: LevelPlan, layout: LevelLayout, rng: Random) -> dict[int, RoomKind]:
     th = plan.theme
     kinds: dict[int, RoomKind] = {}
-    fits_depth = [k for k in th.room_kinds if k.min_depth <= plan.depth and not k.boss_lair and not k.entrance]
+    ordinary = [k for k in th.room_kinds if k.min_depth <= plan.depth and not k.boss_lair and not k.entrance]
+    fits_depth = [k for k in ordinary if not k.stairs]
+    stair_kinds = [k for k in ordinary if k.stairs]
     entrance_kinds = [k for k in th.room_kinds if k.entrance]
     lairs = [k for k in th.room_kinds if k.boss_lair]
     entrance_rooms = {e.room for e in layout.entrances}
+    stair_rooms = {s.room for s in (layout.stairs_down, layout.stairs_up) if s is not None}
     by_id = {r.id: r for r in layout.rooms}
     lair_room: int | None = None
     if plan.last:
@@ -159,6 +178,10 @@ def _kind_deck(plan: LevelPlan, layout: LevelLayout, rng: Random) -> dict[int, R
             continue
         if room.id == lair_room and lairs:
             kinds[room.id] = rng.choice(lairs)
+            continue
+        if room.id in stair_rooms and stair_kinds:
+            # A stairwell ("The Descent") only where the map has stairs.
+            kinds[room.id] = rng.choice(stair_kinds)
             continue
         fitting = [k for k in fits_depth if set(SIZE_FIT[room.size]) & set(k.sizes)] or fits_depth
         if not deck:
@@ -174,7 +197,9 @@ def _kind_deck(plan: LevelPlan, layout: LevelLayout, rng: Random) -> dict[int, R
     return kinds
 
 
-def _names(kinds: dict[int, RoomKind], rng: Random) -> dict[int, str]:
+def _names(kinds: dict[int, RoomKind], rng: Random, shapes: dict[int, RoomShape] | None = None) -> dict[int, str]:
+    """A name for every room; once a kind's names are all taken, the rooms that share one are told
+    apart by where they lie ("The North Ossuary", "The South Ossuary"): no name twice on a level."""
     used: set[str] = set()
     out: dict[int, str] = {}
     for rid in sorted(kinds):
@@ -182,7 +207,41 @@ def _names(kinds: dict[int, RoomKind], rng: Random) -> dict[int, str]:
         name = rng.choice(options)
         used.add(name)
         out[rid] = name
+    if shapes:
+        _tell_apart(out, shapes)
     return out
+
+
+_ORDINALS = ("Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth")
+
+
+def _qualified(name: str, word: str) -> str:
+    return f"The {word} {name[4:]}" if name.startswith("The ") else f"The {word} {name}"
+
+
+def _tell_apart(names: dict[int, str], shapes: dict[int, RoomShape]) -> None:
+    """Rename rooms that share a name after the compass side of their group they lie on."""
+    groups: dict[str, list[int]] = {}
+    for rid, name in sorted(names.items()):
+        groups.setdefault(name, []).append(rid)
+    taken = set(names.values())
+    for name, rids in groups.items():
+        if len(rids) < 2:
+            continue
+        centre = {r: (shapes[r].x + shapes[r].w / 2, shapes[r].y + shapes[r].h / 2) for r in rids}
+        mx = sum(c[0] for c in centre.values()) / len(rids)
+        my = sum(c[1] for c in centre.values()) / len(rids)
+        for i, rid in enumerate(rids):
+            dx, dy = centre[rid][0] - mx, centre[rid][1] - my
+            side = ("East" if dx > 0 else "West") if abs(dx) >= abs(dy) else ("South" if dy > 0 else "North")
+            new = _qualified(name, side)
+            if new in taken:
+                new = _qualified(name, _ORDINALS[min(i, len(_ORDINALS) - 1)]) if i else name
+            if new in taken and new != name:
+                new = f"{name} ({rid})"
+            if new != name:
+                taken.add(new)
+                names[rid] = new
 
 
 def _tiles(shape: RoomShape, rng: Random, n: int, avoid: set[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -271,11 +330,13 @@ def _camp(kind: RoomKind, monsters: bool, traps: bool, degree: int, entrance: bo
     return [q for q in order if q in quals]
 
 
-def _fresh_features(rng: Random, kind: RoomKind, used: set[str]) -> list[Any]:
-    n = min(len(kind.features), rng.choice((1, 1, 2)))
+def _fresh_features(rng: Random, kind: RoomKind, used: set[str], *, secret_door: bool) -> list[Any]:
+    """One or two of the kind's features; one that reveals a door only where the room has a secret one."""
+    fits = [f for f in kind.features if secret_door or not f.reveals_door]
+    n = min(len(fits), rng.choice((1, 1, 2)))
     out: list[Any] = []
     for _ in range(n):
-        f = fresh(rng, [f for f in kind.features if f not in out], used, key=lambda x: f"{kind.id}:{x.name}")
+        f = fresh(rng, [f for f in fits if f not in out], used, key=lambda x: f"{kind.id}:{x.name}")
         out.append(f)
     return out
 
@@ -287,7 +348,7 @@ def furnish_level(
     th = plan.theme
     door_kinds = choose_doors(plan, layout, rng)
     kinds = _kind_deck(plan, layout, rng)
-    names = _names(kinds, rng)
+    names = _names(kinds, rng, {r.id: r for r in layout.rooms})
     degree = {r.id: 0 for r in layout.rooms}
     for link in layout.links:
         degree[link.a] += 1
@@ -295,13 +356,25 @@ def furnish_level(
     entrance_rooms = {e.room for e in layout.entrances}
     used: set[str] = set()  # texts already used on this level, so rooms rarely repeat each other
     secrets: dict[int, list[Secret]] = {r.id: [] for r in layout.rooms}
+    hidden_to: dict[int, list[int]] = {r.id: [] for r in layout.rooms}  # the rooms a secret door leads to
     extra_loot: dict[int, list[Loot]] = {r.id: [] for r in layout.rooms}
 
+    # How a secret door is hidden: the theme's secret doors, and its door and passage secrets (a tunnel
+    # behind a banner).  Those secrets are told only where the map has such a door, never on their own.
+    hiding: list[tuple[str, str]] = [("door", t) for t in th.doors.secret]
+    hiding += [(s.kind, s.text) for s in th.secrets if s.kind in ("door", "passage")]
+    # A treasure secret is where a room's hidden loot lies; lore and traps stand on their own.
+    stashes = [s for s in th.secrets if s.kind == "treasure"]
+    room_secrets = [s for s in th.secrets if s.kind in ("lore", "trap")]
     connections: list[Connection] = []
     for link in layout.links:
         door_kind = door_kinds[link.id]
         values = plan.story.values(room=names[link.a].lower())
-        text = fill(fresh(rng, th.doors.for_kind(door_kind), used), values)  # type: ignore[arg-type]
+        if door_kind == "secret":
+            _, template = fresh(rng, hiding, used, key=lambda h: h[1])
+            text = fill(template, values)
+        else:
+            text = fill(fresh(rng, th.doors.for_kind(door_kind), used), values)  # type: ignore[arg-type]
         key: str | None = None
         if door_kind == "locked":
             key_room = _key_room(layout, door_kinds, link, rng)
@@ -314,10 +387,11 @@ def furnish_level(
             )
         if door_kind == "secret":
             for here, there in ((link.a, link.b), (link.b, link.a)):
+                hidden_to[here].append(there)
                 secrets[here].append(
                     Secret(
-                        kind="door",
-                        text=f"A secret door leads to room {there}. {text}".strip(),
+                        kind="door",  # the GM opens the passage it reveals (rules.gm.exploration)
+                        text=f"{_sentence(text)} It leads to room {there}.",
                         find="INT",
                         reveals=f"connection {link.id}",
                     )
@@ -369,17 +443,17 @@ def furnish_level(
             if found and rng.random() < 0.2:
                 hidden = found[0].model_copy(update={"hidden": True})
                 found[0] = hidden
-                secrets[shape.id].append(
-                    Secret(
-                        kind="treasure",
-                        text=f"{hidden.name} is hidden here, out of plain sight.",
-                        find="INT",
-                        reveals=hidden.name,
-                    )
-                )
+                text = f"Hidden here, out of plain sight: {hidden.name}."
+                find = "INT"
+                stash = unused(rng, stashes, used, key=lambda x: x.text)
+                if stash is not None:
+                    place = fill(stash.text, values).strip().rstrip(".")
+                    text = f"Hidden {place}: {hidden.name}."
+                    find = stash.find
+                secrets[shape.id].append(Secret(kind="treasure", text=text, find=find, reveals=hidden.name))
             loot += found
-        if rng.random() < kind.chances.secret:
-            s = fresh(rng, th.secrets, used, key=lambda x: x.text)
+        s = unused(rng, room_secrets, used, key=lambda x: x.text) if rng.random() < kind.chances.secret else None
+        if s is not None:
             secrets[shape.id].append(
                 Secret(kind=s.kind, text=fill(s.text, values), find=s.find, reveals=fill(s.reveals, values))
             )
@@ -388,10 +462,11 @@ def furnish_level(
                 name=f.name,
                 text=fill(f.text, values),
                 test=f.test,
-                success=fill(f.success, values),
+                success=_sentence(fill(f.success, values))
+                + (f" It is the secret door to room {hidden_to[shape.id][0]}." if f.reveals_door else ""),
                 failure=fill(f.failure, values),
             )
-            for f in _fresh_features(rng, kind, used)
+            for f in _fresh_features(rng, kind, used, secret_door=bool(hidden_to[shape.id]))
         ]
         corpses: list[Corpse] = []
         if rng.random() < kind.chances.corpses:

@@ -12,9 +12,10 @@ from __future__ import annotations
 from random import Random
 
 from dungeon_gen.contents import LevelPlan
+from dungeon_gen.export.markdown import plural
 from dungeon_gen.model import DoomEffect, DoomStep, MonsterCount, WanderingGroup
 from dungeon_gen.story import fill
-from dungeon_gen.themes import DoomTemplate, parse_count
+from dungeon_gen.themes import DoomTemplate, RosterEntry, WanderingTemplate, parse_count
 
 TIERS = (1, 1, 2, 2, 3, 3)  # then the final fight
 TICKS = {1: (1, 2, 2), 2: (2, 2, 2), 3: (2, 2, 3)}
@@ -28,17 +29,27 @@ def _count(rng: Random, text: str) -> int:
 
 
 def wandering_groups(plan: LevelPlan, rng: Random) -> list[WanderingGroup]:
-    pool = plan.theme.wandering_at(plan.level) or list(plan.theme.wandering)
+    """Three groups, drawn from the theme's wandering groups that fit the level and, beside them, a
+    group of each monster of the level's roster that none of those brings (the rotworm swarm of a
+    level-1 tomb), so the wanderers cover the level's whole bestiary, not the same three every time."""
+    templates = plan.theme.wandering_at(plan.level) or list(plan.theme.wandering)
+    covered = {m.monster for w in templates for m in w.monsters}
+    strays = [e for e in plan.theme.monsters if e.role != "boss" and e.fits(plan.level) and e.monster not in covered]
+    strays = list({e.monster: e for e in strays}.values())  # one group per monster
+    pool: list[WanderingTemplate | RosterEntry] = [*templates, *strays]
     chosen = rng.sample(pool, k=min(GROUPS_PER_LEVEL, len(pool)))
     values = plan.story.values()
-    return [
-        WanderingGroup(
-            name=w.name,
-            text=fill(w.text, values),
-            monsters=[MonsterCount(monster=m.monster, count=_count(rng, m.count)) for m in w.monsters],
-        )
-        for w in chosen
-    ]
+    out = []
+    for w in chosen:
+        if isinstance(w, RosterEntry):
+            count = _count(rng, w.group)
+            name = f"Stray {plural(w.monster, count)}"
+            text = "Strayed from where they lair, they follow noise and light through the halls."
+            out.append(WanderingGroup(name=name, text=text, monsters=[MonsterCount(monster=w.monster, count=count)]))
+            continue
+        members = [MonsterCount(monster=m.monster, count=_count(rng, m.count)) for m in w.monsters]
+        out.append(WanderingGroup(name=w.name, text=fill(w.text, values), monsters=members))
+    return out
 
 
 def _effect(t: DoomTemplate, plan: LevelPlan, groups: list[WanderingGroup], rng: Random) -> DoomEffect:

@@ -98,7 +98,7 @@ def generate(
         )
     _link_stairs(levels)
     first = levels[0]
-    text = tell(th, story, first, stream(story_seed, "story"))
+    text = tell(th, story, levels, stream(story_seed, "story"))
     return Dungeon(
         seed=seed,
         generator=GENERATOR,

@@ -171,7 +171,9 @@ def reroll_room(d: Dungeon, depth: int, room_id: int, seed: int, *, themes: dict
     # The theme, narrowed to this room's kind and name: furnish_level then fills this one room.
     # Its description is drawn from the others of its kind, so a re-roll reads differently.
     others = [t for t in kind.descriptions if fill(t, story.values(room=room.name.lower())) != room.description]
-    narrowed = kind.model_copy(update={"names": [room.name], "descriptions": others or kind.descriptions})
+    narrowed = kind.model_copy(
+        update={"names": [room.name], "descriptions": others or kind.descriptions, "stairs": False}
+    )  # the stairs are the map's: this one room of the narrowed theme takes its kind wherever it is
     one_kind = th.model_copy(update={"room_kinds": [narrowed]})
     entrance = room_id in d.entrances and depth == 1
     layout = LevelLayout(

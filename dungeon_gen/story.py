@@ -8,7 +8,7 @@ from random import Random
 from typing import Any
 
 from dungeon_gen.model import LevelData, Rumour
-from dungeon_gen.themes import Theme
+from dungeon_gen.themes import PlaceRumour, Theme
 
 TRUE_RUMOURS = (6, 8)  # how many of the eleven 2d6 rumours are true: between these
 
@@ -21,6 +21,8 @@ class _Blanks(dict[str, str]):
 
 
 _DOUBLE_THE = re.compile(r"\b([Tt]he) [Tt]he\b")
+#: Words of a level's name that presume another level above or below it.
+_RELATIVE = re.compile(r"\b(Upper|Lower|Higher|Deeper|Deep|Bottom|Top|First|Second|Third|Last)\b")
 
 
 def fill(template: str, values: dict[str, Any]) -> str:
@@ -53,6 +55,8 @@ class Story:
         for d in range(1, depth + 1):
             dn = th.depth_names(d)
             options = [n for n in dn.names if n not in names] or list(dn.names)
+            if depth == 1:  # "The Upper Crypt" of a dungeon that has no other level
+                options = [n for n in options if not _RELATIVE.search(n)] or options
             names.append(rng.choice(options))
             notes.append(rng.choice(dn.notes) if dn.notes else "")
         settlement = rng.choice(th.hooks.settlements)
@@ -82,23 +86,39 @@ class Told:
     history: str
 
 
-def tell(th: Theme, story: Story, first: LevelData, rng: Random) -> Told:
-    """Hook (with openers), eleven rumours on 2d6, and a GM history of three paragraphs."""
-    rooms = sorted(first.rooms, key=lambda r: r.id)
+def tell(th: Theme, story: Story, levels: list[LevelData], rng: Random) -> Told:
+    """Hook (with openers), eleven rumours on 2d6, and a GM history of three paragraphs.
+
+    ``{room}`` here is the master's lair on the deepest level ("The worst of it waits in the
+    {room}", "she can no longer leave the {room}"): the one room the story speaks of is on the map."""
+    first = levels[0]
+    lairs = [r for r in levels[-1].rooms if r.boss]
+    room = lairs[0] if lairs else min(first.rooms, key=lambda r: r.id)
     groups = [g.name for g in first.wandering_monsters]
 
     def values() -> dict[str, Any]:
-        room = rng.choice(rooms)
-        return story.values(room=f"the {room.name.lower()}", group=rng.choice(groups))
+        return story.values(room=room.name.lower(), group=rng.choice(groups))  # templates write "the {room}"
 
     hook = fill(rng.choice(th.hooks.templates), values())
     openers = rng.sample(th.hooks.openers, k=min(3, len(th.hooks.openers)))
     hook += "\n\nPossible ideas for starting out:\n" + "\n".join(f"- {fill(o, values())}" for o in openers)
 
+    # A rumour about a place is true only where the map has that place: drawn only then, naming it.
+    where: dict[str, Any] = {}
+    for level in levels:
+        for r in sorted(level.rooms, key=lambda r: r.id):
+            where.setdefault(r.kind, r)
+    true_pool = [t for t in th.rumours.true if isinstance(t, str) or t.kind in where]
     n_true = rng.randint(*TRUE_RUMOURS)
-    trues = rng.sample(th.rumours.true, k=min(n_true, len(th.rumours.true)))
+    trues = rng.sample(true_pool, k=min(n_true, len(true_pool)))
     falses = rng.sample(th.rumours.false, k=11 - len(trues))
-    pool = [(fill(t, values()), True) for t in trues] + [(fill(f, values()), False) for f in falses]
+
+    def told(t: str | PlaceRumour) -> str:
+        if isinstance(t, str):
+            return fill(t, values())
+        return fill(t.text, {**values(), "room": where[t.kind].name.lower()})
+
+    pool = [(told(t), True) for t in trues] + [(fill(f, values()), False) for f in falses]
     rng.shuffle(pool)
     rumours = [Rumour(roll=roll, text=text, true=true) for roll, (text, true) in zip(range(2, 13), pool, strict=True)]
 

@@ -114,6 +114,12 @@ def _check_title(v: str) -> str:
         raise ValueError(f"unknown placeholder(s) {sorted(unknown)}; allowed: {sorted(TITLE_PLACEHOLDERS)}")
     if not used & {"place", "owner"}:
         raise ValueError("a title pattern needs {place} or {owner}")
+    if re.match(r"(Where|When|How|Why|Who|What|Whom|Whose)\b", v):
+        # Hooks and rumours use the title as a place: "the cause is in {title}".
+        raise ValueError(
+            f"{v!r} does not read as a place in 'the cause is in ...': start with a noun "
+            "('The {place} Where {owner} Lies')"
+        )
     return v
 
 
@@ -214,6 +220,7 @@ class FeatureTemplate(Strict):
     test: Attr | None = None
     success: Template | Literal[""] = ""
     failure: Template | Literal[""] = ""
+    reveals_door: bool = False  # its success finds the room's secret door: only where there is one
 
     @model_validator(mode="after")
     def _outcomes(self) -> FeatureTemplate:
@@ -221,6 +228,8 @@ class FeatureTemplate(Strict):
             raise ValueError("a feature with a test needs both success and failure")
         if self.test is None and self.failure:
             raise ValueError("a feature without a test cannot fail: drop failure or add a test")
+        if self.reveals_door and not self.success:
+            raise ValueError("a feature that reveals a door needs the success that finds it")
         return self
 
 
@@ -245,6 +254,7 @@ class RoomKind(Strict):
     camp: list[CampQuality] = []
     boss_lair: bool = False
     entrance: bool = False
+    stairs: bool = False  # a stairwell: only given to a room that holds the level's stairs
     min_depth: int = Field(1, ge=1, le=9)
     weight: Weight = 1
 
@@ -256,6 +266,8 @@ class RoomKind(Strict):
             raise ValueError("camp qualities repeat")
         if self.entrance and self.min_depth != 1:
             raise ValueError("an entrance kind must fit depth 1 (min_depth = 1)")
+        if self.stairs and (self.entrance or self.boss_lair):
+            raise ValueError("a stairs kind is neither an entrance nor a boss lair")
         return self
 
 
@@ -345,8 +357,16 @@ class Hooks(Strict):
     bounty: Bounty
 
 
+class PlaceRumour(Strict):
+    """A true rumour about a place ("The garrison chapel is still sealed"): true only where the
+    dungeon has a room of that kind, so it is drawn only then, its ``{room}`` that room."""
+
+    text: Template
+    kind: Id  # a room kind of the theme
+
+
 class Rumours(Strict):
-    true: Annotated[list[Template], Field(min_length=8)]
+    true: Annotated[list[Template | PlaceRumour], Field(min_length=8)]
     false: Annotated[list[Template], Field(min_length=8)]
 
 
@@ -447,6 +467,13 @@ class Theme(Strict):
         missing = [k for k in DOOM_KINDS if not any(d.kind == k for d in self.doom)]
         if missing:
             raise ValueError(f"doom templates missing for kind(s) {missing}")
+        kinds = {k.id for k in self.room_kinds}
+        plain = sum(isinstance(r, str) for r in self.rumours.true)
+        if plain + len(self.rumours.false) < 11:
+            raise ValueError("eleven rumours need at least 11 - len(false) true rumours that name no place")
+        for r in self.rumours.true:
+            if isinstance(r, PlaceRumour) and r.kind not in kinds:
+                raise ValueError(f"rumour {r.text[:40]!r}... speaks of room kind {r.kind!r}, which the theme lacks")
         groups = {w.name for w in self.wandering}
         for d in self.doom:
             if d.group is not None and d.group not in groups:

@@ -20,7 +20,7 @@ import math
 import random
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
@@ -46,6 +46,7 @@ from dungeon_gen.export.walls import (
     interior_edges,
     level_geometry,
     map_frame,
+    open_part,
     runs,
 )
 from dungeon_gen.model import Dungeon, LevelData, Room
@@ -84,7 +85,8 @@ class MapOptions:
     """What a map shows.
 
     * ``player``: the players' map: no room numbers, secret doors are wall
-      (those not yet found are hidden with their corridor), no traps,
+      (those not yet found are hidden with their corridor, and with no
+      ``seen`` the rooms only a secret door leads to are left out), no traps,
       monsters or corpses.
     * ``seen``: draw only what the party has seen (rooms, connections).
     * ``reveal_secrets``: override whether unfound secret passages are drawn
@@ -144,9 +146,14 @@ class MapLayout:
 
     def __init__(self, level: LevelData, px_per_tile: float = 32, options: MapOptions | None = None) -> None:
         self.level = level
-        self.options = opts = options or MapOptions()
-        self.t = float(px_per_tile)
+        opts = options or MapOptions()
         reveal = opts.reveal_secrets if opts.reveal_secrets is not None else not opts.player
+        if opts.player and opts.seen is None and not reveal:
+            # The players' handout: a room only a secret door leads to is not drawn at all (a box
+            # with no way in would give the secret away), as in the players' VTT file.
+            opts = replace(opts, seen=open_part(level))
+        self.options = opts
+        self.t = float(px_per_tile)
         self.geometry: LevelGeometry = level_geometry(
             level, seen=opts.seen, reveal_secrets=reveal, wall_secret_doors=True
         )

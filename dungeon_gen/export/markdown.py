@@ -59,19 +59,18 @@ def level_exits(level: LevelData) -> dict[int, list[tuple[Connection, int]]]:
     return out
 
 
-def _door_phrase(door: Door) -> str:
-    phrase = _DOOR_WORDS[door.kind]
-    extra = []
+def _door_line(door: Door, where: str, *, described: bool = True) -> str:
+    """A door's line of the key: the door and where it leads first, then its description (unless
+    ``described`` is False: a secret door the room's secrets describe), whether it can be spiked and
+    where its key is, each a sentence of its own (never "...false bottom. to 7")."""
+    parts = [f"**{_DOOR_WORDS[door.kind]}** {where}."]
+    if door.text and described:
+        parts.append(_sentence(door.text))
     if door.spikeable:
-        extra.append("can be spiked")
+        parts.append("It can be spiked.")
     if door.key:
-        extra.append(f"key: {door.key}")
-    text = f"**{phrase}**"
-    if door.text:
-        text += f" ({door.text})"
-    if extra:
-        text += f" — {'; '.join(extra)}"
-    return text
+        parts.append(f"Key: {_sentence(door.key)}")
+    return " ".join(parts)
 
 
 def room_section(level: LevelData, room: Room, exits: dict[int, list[tuple[Connection, int]]]) -> list[str]:
@@ -122,10 +121,12 @@ def room_section(level: LevelData, room: Room, exits: dict[int, list[tuple[Conne
         if conn.door.kind == "secret":
             continue
         side = direction(room, conn.path[0] if conn.from_ == room.id and conn.path else conn.door.tile)
-        bullets.append(f"{_door_phrase(conn.door)} to {other} ({side}).")
+        bullets.append(_door_line(conn.door, f"to {other} ({side})"))
     hidden_exits = [(c, o) for c, o in exits.get(room.id, []) if c.door.kind == "secret"]
+    told = {s.reveals for s in room.secrets}
     for conn, other in hidden_exits:
-        bullets.append(f"{_door_phrase(conn.door)} to {other}, found by searching (INT).")
+        where = f"to {other}, found by searching (INT)"
+        bullets.append(_door_line(conn.door, where, described=f"connection {conn.id}" not in told))
     if room.camp:
         bullets.append(f"Camp: {', '.join(room.camp)}.")
     out += [f"- {b}" for b in bullets]
@@ -165,7 +166,8 @@ def level_front(level: LevelData) -> list[str]:
 def to_markdown(d: Dungeon) -> str:
     """The whole GM key."""
     lines: list[str] = [f"# {d.title}", ""]
-    lines.append(f"*A dungeon for Dead Weight — level {d.level}, {len(d.levels)} level(s), seed {d.seed}. "
+    size = "a single level" if len(d.levels) == 1 else f"{len(d.levels)} levels"
+    lines.append(f"*A dungeon for Dead Weight — difficulty {d.level}, {size}, seed {d.seed}. "
                  f"Theme: {d.theme.replace('_', ' ')}.*")  # fmt: skip
     lines += ["", "## General Information", "", "### Hook", d.hook, "", f"**Bounty: {d.bounty} silver.**", ""]
     lines += ["### Rumours",
@@ -184,7 +186,7 @@ def to_markdown(d: Dungeon) -> str:
         if level.depth > 1:
             lines += [f"# Level {level.depth}: {level.name}" if level.name else f"# Level {level.depth}", ""]
         elif level.name:
-            lines += [f"*Level 1: {level.name}*", ""]
+            lines += [f"*Level 1: {level.name}*" if len(d.levels) > 1 else f"*{level.name}*", ""]
         lines += level_front(level)
         exits = level_exits(level)
         for room in sorted(level.rooms, key=lambda r: r.id):

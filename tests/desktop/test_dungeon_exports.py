@@ -104,3 +104,78 @@ def test_players_vtt_file_hides_the_secret_doors(exported: Path) -> None:
 def test_markdown_key(exported: Path) -> None:
     md = (exported / "vault.md").read_text()
     assert md.startswith("# ") and "## 1 " in md and "# Level 2" in md
+
+
+def _hidden_rooms(dungeon: dict, level: dict) -> set[int]:  # type: ignore[type-arg]
+    """Rooms of a level that only a secret door leads to, worked out from the JSON."""
+    starts = set(dungeon["entrances"]) if level is dungeon else set()
+    starts |= {s["room"] for s in level.get("stairs", [])}
+    links: dict[int, set[int]] = {r["id"]: set() for r in level["rooms"]}
+    for c in level["connections"]:
+        if c["door"]["kind"] != "secret":
+            links[c["from"]].add(c["to"])
+            links[c["to"]].add(c["from"])
+    seen, todo = set(starts), list(starts)
+    while todo:
+        for n in links[todo.pop()] - seen:
+            seen.add(n)
+            todo.append(n)
+    return set(links) - seen
+
+
+def test_players_maps_leave_out_the_rooms_behind_secret_doors(exported: Path) -> None:
+    """A room only a secret door leads to is rock on the players' PNG, SVG and VTT picture (a box
+    with no way in would give the secret away); the GM's maps draw it."""
+    from desktop.render.export import map_options, vtt_image_options
+    from desktop.render.map_painter import PALETTE, MapLayout
+    from dungeon_gen.export import uvtt
+    from dungeon_gen.model import Dungeon
+
+    data = json.loads((exported / "vault.json").read_text())
+    d = Dungeon.model_validate(data)
+    floor_rgb = PALETTE.floor.getRgb()[:3]
+    checked = 0
+    for depth, (raw, level) in enumerate(zip([data, *data["deeper_levels"]], d.levels, strict=True), start=1):
+        hidden = _hidden_rooms(data, raw)
+        for who, image in (("gm", f"vault-level{depth}.png"), ("player", f"vault-level{depth}-player.png")):
+            layout = MapLayout(level, 32, map_options(player=who == "player", title=d.title))
+            png = Image.open(exported / image).convert("RGB")
+            for r in level.rooms:
+                tiles = r.floor()
+                on_floor = sum(png.getpixel((int(p.x()), int(p.y()))) == floor_rgb
+                               for p in (layout.centre(t) for t in tiles))  # fmt: skip
+                drawn = bool(tiles & layout.geometry.floor)  # the SVG is painted from the same layout
+                if who == "player" and r.id in hidden:
+                    assert not drawn and on_floor == 0, f"level {depth} room {r.id} is on the players' map"
+                    checked += 1
+                else:
+                    assert drawn and on_floor > len(tiles) // 3, f"level {depth} room {r.id} is missing"
+        # The players' SVG, drawn back into pixels by Qt's own SVG renderer, shows the same.
+        from PySide6.QtGui import QImage, QPainter
+        from PySide6.QtSvg import QSvgRenderer
+
+        layout = MapLayout(level, 32, map_options(player=True, title=d.title))
+        w, h = layout.size()
+        svg = QImage(w, h, QImage.Format.Format_RGB32)
+        painter = QPainter(svg)
+        QSvgRenderer(str(exported / f"vault-level{depth}-player.svg")).render(painter)
+        painter.end()
+        for rid in hidden:
+            for t in level.room(rid).floor():
+                p = layout.centre(t)
+                rgb = svg.pixelColor(int(p.x()), int(p.y())).getRgb()[:3]
+                assert rgb != floor_rgb, f"level {depth} room {rid} is on the players' SVG"
+        shown = [t for r in level.rooms if r.id not in hidden for t in r.floor()]
+        on = sum(svg.pixelColor(int(layout.centre(t).x()), int(layout.centre(t).y())).getRgb()[:3] == floor_rgb
+                 for t in shown)  # fmt: skip
+        assert on > len(shown) // 3, "the SVG check sees no floor at all"
+        vtt = json.loads((exported / f"vault-level{depth}-player.dd2vtt").read_text())
+        picture = Image.open(io.BytesIO(base64.b64decode(vtt["image"]))).convert("RGB")
+        ppg = vtt["resolution"]["pixels_per_grid"]
+        frame = vtt_image_options(level, uvtt.PLAYER).frame
+        assert frame is not None
+        for rid in hidden:
+            for x, y in level.room(rid).floor():
+                px = ((x - frame.x + 0.5) * ppg, (y - frame.y + 0.5) * ppg)
+                assert picture.getpixel(px) != floor_rgb, f"level {depth} room {rid} is in the players' VTT picture"
+    assert checked, "the exported dungeon has no room behind a secret door: choose another seed"

@@ -122,7 +122,7 @@ def test_no_two_themes_share_prose(themes: dict[str, Theme]) -> None:
     seen: dict[str, str] = {}
     for t in themes.values():
         texts = [d for k in t.room_kinds for d in k.descriptions]
-        texts += t.rumours.true + t.rumours.false + t.hooks.templates
+        texts += [r if isinstance(r, str) else r.text for r in t.rumours.true] + t.rumours.false + t.hooks.templates
         for text in texts:
             assert text not in seen or seen[text] == t.id, (text, seen.get(text), t.id)
             seen[text] = t.id
@@ -222,7 +222,8 @@ def test_afflictions_and_settlements_exist(themes: dict[str, Theme], content: Co
 
 
 def _templates(t: Theme) -> list[str]:
-    texts = list(t.hooks.templates) + t.hooks.openers + t.rumours.true + t.rumours.false
+    trues = [r if isinstance(r, str) else r.text for r in t.rumours.true]
+    texts = list(t.hooks.templates) + t.hooks.openers + trues + t.rumours.false
     texts += t.history.origin + t.history.fall + t.history.now
     texts += [d.text for d in t.doom] + [w.text for w in t.wandering]
     texts += [x for k in t.room_kinds for x in [*k.names, *k.descriptions]]
@@ -367,7 +368,8 @@ def test_broken_top_level_fields(tmp_path: Path) -> None:
         ('settlements = ["Trinta"', 'settlements = ["Trintaa"', "field settlements[0]: unknown settlement 'Trintaa'"),
         ('id = "necromancer_tomb"', 'id = "tomb"', "field id: 'tomb' must match the file name"),
         ('owners = [\n    "Malgrave Oth"', 'owners = [\n    "Acheron Zul"', "field titles"),
-        ('"Where {owner} Lies",', '"Where {who} Lies",', "field titles.patterns[5]"),
+        ('"The {place} Where {owner} Lies",', '"The {place} Where {who} Lies",', "field titles.patterns[5]"),
+        ('"The {place} Where {owner} Lies",', '"Where {owner} Lies",', "does not read as a place"),
     ]
     for old, new, expected in cases:
         path = _broken(tmp_path, old, new)
