@@ -1107,6 +1107,40 @@ def _unravel(gm: GM) -> None:
         gm.harm(weaver, left, "unused woven dice", attr=Attr.INT, armour=False)
 
 
+# --- Hover --------------------------------------------------------------------------------------------------------
+
+#: The traps a foot springs: their names say they lie in the floor (RULINGS R200).
+FLOOR_TRAPS = ("pit", "floor", "plate", "hatch", "winze")
+
+
+def floats_over(gm: GM, m: Member, trap: str) -> bool:
+    """``m`` hovers over a trap set in the floor (it does not spring for them)."""
+    exp = gm.c.expedition
+    return exp is not None and m.hovering >= exp.turns and any(w in trap.lower() for w in FLOOR_TRAPS)
+
+
+def _hover_ready(gm: GM, caster: Member) -> str | None:
+    exp = gm.c.expedition
+    if exp is None:
+        return "Only on an expedition."
+    return "Already hovering." if caster.hovering >= exp.turns else None
+
+
+def _hover(gm: GM, caster: Member) -> None:
+    """Hover: "The wizard can hover one meter above the ground, water or similar.  Lasts 1d6 turns." — no trap set
+    in the floor springs under the wizard while it lasts (RULINGS R200)."""
+    exp = gm.c.expedition
+    if exp is None:
+        raise RuleError("only on an expedition")
+    n = lasts(gm, "spell", "Hover")
+    caster.hovering = exp.turns + n
+    gm.emit("hover", f"{caster.name} rises a metre above the ground for {n} exploration turn(s): no pit, plate or "
+            "rotten floor springs under them.", who=caster.id, turns=n)  # fmt: skip
+
+
+_register(Power("spell", "Hover", _hover, ready=_hover_ready))
+
+
 def end_of_expedition(gm: GM) -> None:
     """What lasts "until the end of the expedition" ends: a pocket reality spills what it held; Bliss wears off;
     woven fate unravels."""
@@ -1131,6 +1165,7 @@ def end_of_expedition(gm: GM) -> None:
         m.bliss = []
         m.immune = []
         m.warded = 0
+        m.hovering = 0
 
 
 # --- silence, darkness, seals, voices and ink ---------------------------------------------------------------------

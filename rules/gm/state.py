@@ -43,6 +43,7 @@ class Member:
     bliss: list[str] = field(default_factory=list)  # afflictions Bliss set aside until the expedition ends
     immune: list[str] = field(default_factory=list)  # afflictions that cannot take hold this expedition (a tonic)
     warded: int = 0  # Arcane Seal: protected from spells until this exploration turn of the expedition
+    hovering: int = 0  # Hover: above the ground until this exploration turn of the expedition
 
     @property
     def name(self) -> str:

@@ -168,3 +168,20 @@ def test_weave_fate_turns_a_failed_die_and_unused_dice_wound_the_wizard() -> Non
     exp.turns = exp.woven_until + 1
     powers.each_turn(gm)
     assert exp.woven == [] and ch.attrs[Attr.INT].wounds + ch.attrs[Attr.INT].fatigue > wounds
+
+
+def test_hover_keeps_a_floor_trap_from_springing_under_the_wizard() -> None:
+    from tests.gm.scripted import SiteTrap
+
+    trap = SiteTrap("Spike pit", "A pit under the floor.", "looting", "a loose board", "INT", "DEX: planks",
+                    "DEX 2", "The floor gives way onto spikes.")
+    site = corridor(3, r1={"traps": (trap,)})
+    gm = game(site)
+    exploration.enter(gm, "test-site")
+    m = gm.c.party[0]
+    power = powers.handler("spell", "Hover")
+    assert power is not None and power.outside is not None
+    power.outside(gm, m)
+    assert powers.floats_over(gm, m, "Spike pit") and not powers.floats_over(gm, m, "Poison needle")
+    exploration._trap_goes_off(gm, 0, m)
+    assert not gm.room_state().traps[0].triggered

@@ -15,7 +15,6 @@ CONTENT = load_content()
 NOT_YET_PLAYED = [
     "prayer: Eyes of the forest",
     "prayer: Seal",
-    "spell: Hover",
     "spell: Mind fog",
 ]
 
