@@ -103,8 +103,8 @@ def moves(gm: GM, cs: CombatState, foe: Foe, steps: int | None = None) -> dict[T
     """Tiles ``foe`` can move to this action."""
     m = core.sheet(gm, foe.monster)
     tags = core.rules_of(m)
-    if foe.immobilized_round == cs.round or held(cs, foe):
-        return {}
+    if foe.immobilized_round == cs.round or held(cs, foe) or core.lasting(cs, foe, "Mind fog"):
+        return {}  # (Mind fog: it remembers no one to go after, RULINGS R201)
     if steps is None:
         bent = core.lasting(cs, foe, "Bonedance")  # "Halves that creature move speed"
         steps = m.movement // 2 if bent else m.movement
@@ -126,11 +126,12 @@ def moves(gm: GM, cs: CombatState, foe: Foe, steps: int | None = None) -> dict[T
     if feared is not None:  # Phobia: it never comes Close to whom it fears
         occupied |= {t for t in cs.tiles if grid.close(t, feared)}
     occupied |= set(cs.fire)  # nothing walks into Arcane fire
+    through_seal = set(cs.sealed) if "undead" in m.tags else set()  # Seal: "no undead can cross"
     return grid.reachable(
         foe.tile,
         steps,
         set(cs.tiles),
-        blocked=set() if through else fighters,
+        blocked=(set() if through else fighters) | through_seal,
         occupied=occupied,
         threat=threat,
         ignore_stop=bool({"nimble", "immaterial"} & tags),

@@ -150,6 +150,7 @@ class CombatState:
     silence: list[Tile] = field(default_factory=list)  # Silence: where it was prayed for (it covers Nearby)
     night: list[Tile] = field(default_factory=list)  # Black night: the tiles in darkness...
     night_by: str = ""  # ...and the wizard who sees through it
+    sealed: list[Tile] = field(default_factory=list)  # Seal: tiles no undead may enter
     plan: str = ""  # the autoplay's course for this side's turn: "fight" or "leave" (rules.autoplay.lookahead)
     plan_at: str = ""  # the round and side it was decided for
 

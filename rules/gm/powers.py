@@ -1168,6 +1168,31 @@ def end_of_expedition(gm: GM) -> None:
         m.hovering = 0
 
 
+def _seal(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
+    """Cador's Seal: "Creates a 3m line that no undead can cross during this expedition." — in a fight, drawn
+    around the cleric: no undead may step onto the cleric's tile or the tiles Close to it (RULINGS R201)."""
+    line = {f.tile, *grid.around(f.tile)} & set(cs.tiles)
+    cs.sealed = sorted(set(cs.sealed) | line)
+    gm.emit("seal", f"{caster.name} draws a line of holy ash: no undead may cross it.", who=caster.id,
+            tiles=[list(t) for t in line])  # fmt: skip
+
+
+_register(Power("prayer", "Seal", fight=_seal, area=True))
+
+
+def _mind_fog(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
+    """Mind fog: "A target close cannot form memories of the next 1d4 turns.  The GM should roll the dice in
+    secret." — it forgets whom it fights as soon as it looks away: it goes after no one, striking only what is in
+    its reach (RULINGS R201).  The log keeps the duration secret."""
+    n = lasts(gm, "spell", "Mind fog")
+    core.put(cs, e, "Mind fog", n)
+    gm.emit("effect", f"A grey fog settles behind {core.label(e)}'s eyes (Mind fog; how long, only the GM knows).",
+            foe=e.id, effect="Mind fog")  # fmt: skip
+
+
+_register(Power("spell", "Mind fog", fight=_mind_fog, aim="foe"))
+
+
 # --- silence, darkness, seals, voices and ink ---------------------------------------------------------------------
 
 

@@ -574,3 +574,25 @@ def test_swarm_joins_the_party_and_drains_the_enemy_it_is_sent_at() -> None:
     gm.apply(key)
     assert e.wounds == 1  # Drain: 1 wound (then the rat, jumpy, leaps away)
     assert listed(gm)[key].reason == "The swarm has had its command this turn."
+
+
+def test_seal_keeps_the_undead_from_coming_close_to_the_cleric() -> None:
+    gm, cs, f, e = one_on_one("Freshly Risen Corpse")
+    priest(gm, f, "Seal")
+    put(gm, e, 9, 1)
+    pray(gm, f, "Seal", f.id)
+    from rules.gm import combat_foes
+
+    reach = combat_foes.moves(gm, cs, e)
+    assert reach and not any(abs(t[0] - f.x) + abs(t[1] - f.y) <= 1 for t in reach)
+
+
+def test_mind_fog_keeps_a_close_enemy_from_going_after_anyone() -> None:
+    gm, cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Mind fog")
+    put(gm, e, 7, 1)
+    events = cast(gm, f, "Mind fog", e.id, 2)
+    assert "only the GM knows" in next(ev.text for ev in events if ev.kind == "effect")
+    from rules.gm import combat_foes
+
+    assert combat_foes.moves(gm, cs, e) == {}

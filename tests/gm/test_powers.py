@@ -14,8 +14,6 @@ CONTENT = load_content()
 
 NOT_YET_PLAYED = [
     "prayer: Eyes of the forest",
-    "prayer: Seal",
-    "spell: Mind fog",
 ]
 
 
