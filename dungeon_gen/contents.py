@@ -390,6 +390,7 @@ def furnish_level(
                 test=f.test,
                 success=fill(f.success, values),
                 failure=fill(f.failure, values),
+                rewards=list(f.rewards),
             )
             for f in _fresh_features(rng, kind, used)
         ]
