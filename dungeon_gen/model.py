@@ -99,10 +99,11 @@ class Reward(Model):
 
     ``item``: one of ``items`` (drawn by the GM when it is won; ``pick = "all"``: each), ``count`` of it;
     ``loot``: a valuable ``name`` of ``rarity``, worth ``value`` silver (a number or dice; default the rarity's
-    price); ``silver``: ``value`` coins; ``creature``: ``count`` × ``monster`` (the bestiary's name) come into
-    the room with ``attitude``; ``way`` and ``info``: what the feature ``reveals``."""
+    price); ``silver``: ``value`` coins; ``extract``: ``count`` alchemical extracts of kind ``name``;
+    ``creature``: ``count`` × ``monster`` (the bestiary's name) come into the room with ``attitude``; ``way`` and
+    ``info``: what the feature ``reveals``."""
 
-    kind: RewardKind  # item, loot, silver, creature, way, info
+    kind: RewardKind  # item, loot, silver, extract, creature, way, info
     items: list[str] = []
     count: int = Field(1, ge=1, le=20)
     name: str = ""
@@ -117,7 +118,7 @@ class Reward(Model):
     @model_validator(mode="after")
     def _fields(self) -> Reward:
         need = {"item": ("items",), "loot": ("name", "rarity"), "silver": ("value",), "creature": ("monster",),
-                "way": ("reveals",), "info": ("reveals",)}.get(self.kind, ())  # fmt: skip
+                "extract": ("name",), "way": ("reveals",), "info": ("reveals",)}.get(self.kind, ())  # fmt: skip
         missing = [f for f in need if getattr(self, f) in (None, "", [])]
         if missing:
             raise ValueError(f"a {self.kind} reward needs {', '.join(missing)}")

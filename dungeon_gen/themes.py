@@ -501,6 +501,7 @@ class _Refs:
     afflictions: set[str]
     settlements: set[str]
     settlement_names: list[str]
+    extracts: frozenset[str] = frozenset()  # alchemical extract kinds
 
 
 def _refs(c: Content) -> _Refs:
@@ -520,6 +521,7 @@ def _refs(c: Content) -> _Refs:
         afflictions={a.name.lower() for a in c.character.afflictions},
         settlements={s.name.lower() for s in c.blacksalt.settlements},
         settlement_names=[s.name for s in c.blacksalt.settlements],
+        extracts=frozenset(e.kind for e in c.alchemy.extracts),
     )
 
 
@@ -635,6 +637,8 @@ def check_reward(refs: _Refs, reward: Reward) -> list[str]:
     ]
     if reward.monster and reward.monster.lower() not in refs.monsters:
         out.append(f"unknown monster {reward.monster!r}{_hint(reward.monster, refs.monster_names)}")
+    if reward.kind == "extract" and reward.name not in refs.extracts:
+        out.append(f"unknown extract kind {reward.name!r} (one of {sorted(refs.extracts)})")
     if reward.kind in REVEALS and reward.reveals not in REVEALS[reward.kind]:
         out.append(f"a {reward.kind} reward reveals one of {list(REVEALS[reward.kind])}, not {reward.reveals!r}")
     return out

@@ -8,6 +8,8 @@ loader (``dungeon_gen.themes.check_reward``) refuses a reward whose kind has no 
 * ``item``: one of the reward's items, drawn by the GM, ``count`` of it, as a starting kit's item is given (a
   weapon into a free hand, armour onto a bare torso);
 * ``loot``: a valuable worth ``value`` silver (dice rolled when it is won; default the rarity's price);
+* ``extract``: ``count`` alchemical extracts of the kind ``name`` (rot, necro, ...), kept as an alchemist keeps
+  them (two kinds to a slot);
 * ``silver``: coins, ``value`` silver (dice rolled), into the purse of the one who made the test;
 * ``creature``: ``count`` × ``monster`` come into the room: hostile ones fight at once, others stay with their
   attitude (friendly, neutral, unfriendly) as a group met;
@@ -30,6 +32,7 @@ from rules.content.schema_creation import StartingItem
 from rules.creation import add_kit_item
 from rules.dice import DiceExpr, d
 from rules.gm import combat
+from rules.gm.alchemy import add_extract, extract_name
 from rules.gm.places import door_state
 from rules.gm.state import GroupState, Phase
 from rules.inventory import Carried
@@ -127,6 +130,16 @@ def _coins(gm: GM, member: Member, reward: SiteReward, source: str) -> None:
     n = _silver(reward.value, gm)
     member.adv.character.silver += n
     gm.emit("reward", f"{member.name} pockets {n} silver ({source}).", who=member.id, silver=n, gain="silver")
+
+
+def _extract(gm: GM, member: Member, reward: SiteReward, source: str) -> None:
+    label = extract_name(reward.name)
+    for _ in range(reward.count):
+        who = next((m for m in _takers(gm, member) if add_extract(m.adv.inventory, reward.name)), None)
+        if who is None:
+            _to_floor(gm, Carried(label, "", slots=1), source)
+            continue
+        gm.emit("reward", f"{who.name} takes 1 {label.lower()} ({source}).", who=who.id, item=label, gain="extract")
 
 
 def _creature(gm: GM, member: Member, reward: SiteReward, source: str) -> None:
@@ -229,6 +242,7 @@ HANDLERS: dict[str, Handler] = {
     "item": _item,
     "loot": _loot,
     "silver": _coins,
+    "extract": _extract,
     "creature": _creature,
     "way": _way,
     "info": _info,

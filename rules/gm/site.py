@@ -63,10 +63,10 @@ class SiteSecret:
 class SiteReward:
     """What a room feature gives on a success; :mod:`rules.gm.rewards` plays it by ``kind``."""
 
-    kind: str  # item, loot, silver, creature, way, info
+    kind: str  # item, loot, silver, extract, creature, way, info
     items: tuple[str, ...] = ()  # item: one is drawn when it is won
     count: int = 1
-    name: str = ""  # loot: the valuable
+    name: str = ""  # loot: the valuable; extract: its kind (rot, necro, ...)
     rarity: str = ""  # loot
     value: str = ""  # loot, silver: silver or dice ("3 x 2d6"); loot: default the rarity's price
     big: bool = False

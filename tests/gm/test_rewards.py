@@ -168,3 +168,12 @@ def test_every_reward_kind_has_a_handler_and_a_bad_one_is_refused() -> None:
     assert "no handler in the GM" in check_reward(refs, Reward(kind="teleport"))[0]
     assert "in no item" in check_reward(refs, Reward(kind="item", items=["Vorpal blade"]))[0]
     assert "reveals one of" in check_reward(refs, Reward(kind="way", reveals="moon"))[0]
+    assert "unknown extract kind" in check_reward(refs, Reward(kind="extract", name="gold"))[0]
+
+
+def test_an_extract_is_kept_as_an_alchemist_keeps_it() -> None:
+    gm = setup(r1={"features": (feature(SiteReward("extract", name="rot", count=2), test="DEX"),)})
+    load(gm, 4, 4)
+    _, events = do(gm, "feature:0")
+    (rot,) = [i for i in gm.c.party[0].adv.inventory.items if i.name == "Rot extract"]
+    assert rot.count == 2 and len(of(events, "reward")) == 2
