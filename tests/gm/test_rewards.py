@@ -10,7 +10,7 @@ from rules.content.registry import load_content
 from rules.gm import rewards
 from rules.gm.places import door_state
 from rules.gm.site import SiteFeature, SiteReward, SiteSecret, SiteTrap
-from rules.gm.state import Phase
+from rules.gm.state import Campaign, Phase
 from rules.inventory import Carried
 from tests.gm.test_freeform import do, listed, load, of, setup
 
@@ -101,6 +101,8 @@ def test_with_no_room_anywhere_it_is_left_on_the_floor_and_picked_up_later() -> 
     _, events = do(gm, "feature:0")
     assert [i.name for i in gm.room_state().floor] == ["Silver ring"] and of(events, "reward_floor")
     assert listed(gm)["pickup:0"].available
+    saved = Campaign.from_dict(gm.c.to_dict())  # the floor is saved with the room
+    assert saved.locations["test-site"].levels[1].rooms[1].floor == gm.room_state().floor
     inv.items.remove(next(r for r in rocks if r.place == "Bag"))
     _, events = do(gm, "pickup:0")
     assert "Silver ring" in names(inv.items) and not gm.room_state().floor and "pickup:0" not in listed(gm)
