@@ -179,3 +179,19 @@ def test_an_extract_is_kept_as_an_alchemist_keeps_it() -> None:
     _, events = do(gm, "feature:0")
     (rot,) = [i for i in gm.c.party[0].adv.inventory.items if i.name == "Rot extract"]
     assert rot.count == 2 and len(of(events, "reward")) == 2
+
+
+def test_every_reward_of_every_theme_plays() -> None:
+    from dungeon_gen.site import _reward
+
+    played = 0
+    for tid, t in load_themes().items():
+        for k in t.room_kinds:
+            for f in k.features:
+                for r in f.rewards:
+                    gm = setup(party=2, r3={"stairs": ((2, 1),)}, r4={"boss": True})
+                    gm.events = []
+                    rewards.give(gm, gm.c.party[0], _reward(r), f.name.lower())
+                    assert of(gm.events, "reward") or of(gm.events, "reward_floor"), (tid, f.name)
+                    played += 1
+    assert played >= 80
