@@ -474,8 +474,10 @@ def actions(gm: GM) -> list[Action]:
         out.append(_feature_action(gm, i, feature, "Already done." if i in st.features_used else busy))
     # what a feature gave that no one had room for (R230)
     for i, item in enumerate(st.floor):
-        out.append(Action(f"pickup:{i}", "pickup", f"Pick up {item.name.lower()} from the floor", Cost(), True,
-                          None, params=(("item", item.name),), rule="R230"))  # fmt: skip
+        room_for = rewards.can_take(gm, item)
+        out.append(Action(f"pickup:{i}", "pickup", f"Pick up {item.name.lower()} from the floor", Cost(), room_for,
+                          None if room_for else "No one has room for it.", params=(("item", item.name),),
+                          rule="R230"))  # fmt: skip
     # the skills
     veterans = [m for m in gm.active() if m.adv.character.has_skill(ff.veteran.skill)]
     if veterans:

@@ -24,6 +24,7 @@ they are left on the room's floor (``RoomState.floor``), to be picked up later (
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,7 @@ from rules.gm.state import GroupState, Phase
 from rules.inventory import Carried
 
 if TYPE_CHECKING:
+    from rules.creation import Adventurer
     from rules.gm.services import GM
     from rules.gm.site import SiteReward
     from rules.gm.state import Member
@@ -91,21 +93,38 @@ def _one_item(gm: GM, member: Member, name: str, count: int, source: str) -> Non
             _to_floor(gm, Carried(entry.name, "", rarity=getattr(entry, "rarity", "")), source)
 
 
-def take(gm: GM, member: Member, item: Carried) -> Member | None:
-    """Put ``item`` with ``member``, else the first of the party with room; who took it (None: no one could)."""
+def _put(gm: GM, adv: Adventurer, item: Carried) -> None:
+    """Put ``item`` in ``adv``'s inventory (an equipment table's item as a kit's is); RuleError: no room."""
     equipment = {e.name.lower() for g in (gm.content.items.items, gm.content.weapons.weapons,
                                           gm.content.armor.armor, gm.content.armor.shields) for e in g}  # fmt: skip
+    if item.name.lower() in equipment and not item.value:
+        for _ in range(max(1, item.count)):
+            add_kit_item(adv, gm.content, StartingItem(item=item.name, book=item.name))
+    else:
+        adv.inventory.add(copy.deepcopy(item))
+
+
+def take(gm: GM, member: Member, item: Carried) -> Member | None:
+    """Put ``item`` with ``member``, else the first of the party with room; who took it (None: no one could)."""
     for m in _takers(gm, member):
         try:
-            if item.name.lower() in equipment and not item.value:
-                for _ in range(max(1, item.count)):
-                    add_kit_item(m.adv, gm.content, StartingItem(item=item.name, book=item.name))
-            else:
-                m.adv.inventory.add(item)
+            _put(gm, copy.deepcopy(m.adv), item)  # tried on a copy first: a kit item may fail half-way
+            _put(gm, m.adv, item)
         except RuleError:
             continue
         return m
     return None
+
+
+def can_take(gm: GM, item: Carried) -> bool:
+    """Someone of the party has room for ``item``."""
+    for m in gm.active():
+        try:
+            _put(gm, copy.deepcopy(m.adv), item)
+        except RuleError:
+            continue
+        return True
+    return False
 
 
 def _silver(expr: str, gm: GM) -> int:
@@ -257,4 +276,4 @@ def give(gm: GM, member: Member, reward: SiteReward, source: str) -> None:
     handler(gm, member, reward, source)
 
 
-__all__ = ["HANDLERS", "REVEALS", "give", "next_threshold", "take"]
+__all__ = ["HANDLERS", "REVEALS", "can_take", "give", "next_threshold", "take"]
