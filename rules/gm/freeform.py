@@ -79,7 +79,7 @@ if TYPE_CHECKING:
     from rules.gm.state import GroupState, Member
     from rules.inventory import Carried
 
-KINDS = ("freeform", "feature", "listen", "veteran", "ward", "pickup")
+KINDS = ("freeform", "feature", "listen", "veteran", "ward", "floor")
 
 
 # --- Time / Gear / Skill --------------------------------------------------------------------------------
@@ -475,7 +475,7 @@ def actions(gm: GM) -> list[Action]:
     # what a feature gave that no one had room for (R230)
     for i, item in enumerate(st.floor):
         room_for = rewards.can_take(gm, item)
-        out.append(Action(f"pickup:{i}", "pickup", f"Pick up {item.name.lower()} from the floor", Cost(), room_for,
+        out.append(Action(f"floor:{i}", "floor", f"Pick up {item.name.lower()} from the floor", Cost(), room_for,
                           None if room_for else "No one has room for it.", params=(("item", item.name),),
                           rule="R230"))  # fmt: skip
     # the skills
@@ -544,7 +544,7 @@ def apply(gm: GM, action: Action) -> int:
         return _feature(gm, int(action.id.split(":")[1]))
     if kind == "listen":
         return _listen(gm, int(action.id.split(":")[1]))
-    if kind == "pickup":
+    if kind == "floor":
         return _pickup(gm, int(action.id.split(":")[1]))
     if kind == "veteran":
         return _veteran(gm, gm.c.member(action.who or ""))

@@ -100,13 +100,13 @@ def test_with_no_room_anywhere_it_is_left_on_the_floor_and_picked_up_later() -> 
     load(gm, 4, 4)
     _, events = do(gm, "feature:0")
     assert [i.name for i in gm.room_state().floor] == ["Silver ring"] and of(events, "reward_floor")
-    assert not listed(gm)["pickup:0"].available and listed(gm)["pickup:0"].reason == "No one has room for it."
+    assert not listed(gm)["floor:0"].available and listed(gm)["floor:0"].reason == "No one has room for it."
     saved = Campaign.from_dict(gm.c.to_dict())  # the floor is saved with the room
     assert saved.locations["test-site"].levels[1].rooms[1].floor == gm.room_state().floor
     inv.items.remove(next(r for r in rocks if r.place == "Bag"))
-    assert listed(gm)["pickup:0"].available
-    _, events = do(gm, "pickup:0")
-    assert "Silver ring" in names(inv.items) and not gm.room_state().floor and "pickup:0" not in listed(gm)
+    assert listed(gm)["floor:0"].available
+    _, events = do(gm, "floor:0")
+    assert "Silver ring" in names(inv.items) and not gm.room_state().floor and "floor:0" not in listed(gm)
 
 
 def test_a_way_finds_the_rooms_hidden_door() -> None:
