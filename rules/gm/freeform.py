@@ -45,7 +45,8 @@ phrases (anything else is told, not played):
   attack defended by the one acting (everyone, when it says so), as a trap's attack is.
 
 A feature's structured rewards (its ``rewards``: an item, loot, silver, a creature, a way, information) is
-played on a success by :mod:`rules.gm.rewards`, before the words' effects.
+played on a success by :mod:`rules.gm.rewards`, before the words' effects; what no one had room for lies on
+the room's floor, and **taking it from the floor** (``floor``) costs no turn once someone has room (R230).
 
 A clause with "everyone" applies to every adventurer; a clause that is conditional ("if", "unless",
 "more than", "when", "will", "would", "or") is only told.  Durations ("until the interlude") are the
