@@ -288,11 +288,18 @@ def cmd_validate(args: argparse.Namespace) -> int:
         content = load_content(cached=False)
     except ContentError as exc:
         return _fail(f"content is invalid:\n{exc}", EXIT_CONTENT)
+    from dungeon_gen.themes import load_themes
+
+    try:  # the dungeon themes, and their room features' rewards against the GM's handlers (issue #13)
+        themes = load_themes(content=content)
+    except ContentError as exc:
+        return _fail(f"a dungeon theme is invalid:\n{exc}", EXIT_CONTENT)
     counts = content.counts()
     width = max(len(k) for k in counts)
     for key, n in counts.items():
         print(f"{key:<{width}}  {n:>4}")
     print(f"{'total':<{width}}  {sum(counts.values()):>4}  entries in {len(content.files)} files: all valid")
+    print(f"dungeon themes: {len(themes)}, all valid")
     from rules.gm.powers import unplayed
 
     gaps = unplayed(content)

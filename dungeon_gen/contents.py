@@ -465,6 +465,7 @@ def furnish_level(
                 success=_sentence(fill(f.success, values))
                 + (f" It is the secret door to room {hidden_to[shape.id][0]}." if f.reveals_door else ""),
                 failure=fill(f.failure, values),
+                rewards=list(f.rewards),
             )
             for f in _fresh_features(rng, kind, used, secret_door=bool(hidden_to[shape.id]))
         ]

@@ -91,12 +91,54 @@ class Secret(Model):
     reveals: str = ""  # what finding it gives ("connection 7", "the key to the iron door")
 
 
+RewardKind = Annotated[str, Field(pattern=r"^[a-z][a-z_]*$", max_length=20)]
+
+
+class Reward(Model):
+    """What a room feature gives on a success, played by the GM (``rules.gm.rewards``, one handler per kind).
+
+    ``item``: one of ``items`` (drawn by the GM when it is won; ``pick = "all"``: each), ``count`` of it;
+    ``loot``: a valuable ``name`` of ``rarity``, worth ``value`` silver (a number or dice; default the rarity's
+    price); ``silver``: ``value`` coins; ``extract``: ``count`` alchemical extracts of kind ``name``;
+    ``creature``: ``count`` × ``monster`` (the bestiary's name) come into the room with ``attitude``; ``way`` and
+    ``info``: what the feature ``reveals``."""
+
+    kind: RewardKind  # item, loot, silver, extract, creature, way, info
+    items: list[str] = []
+    count: int = Field(1, ge=1, le=20)
+    name: str = ""
+    rarity: Rarity | None = None
+    value: int | str | None = None  # silver, or dice ("3 x 2d6")
+    big: bool = False
+    monster: str = ""
+    attitude: Literal["hostile", "unfriendly", "neutral", "friendly"] = "hostile"
+    reveals: str = ""  # way: secret_door, stairs; info: doom, boss, traps, secrets
+    pick: Literal["one", "all"] = "one"  # item: one of the items (drawn), or all of them
+
+    @model_validator(mode="after")
+    def _fields(self) -> Reward:
+        need = {"item": ("items",), "loot": ("name", "rarity"), "silver": ("value",), "creature": ("monster",),
+                "extract": ("name",), "way": ("reveals",), "info": ("reveals",)}.get(self.kind, ())  # fmt: skip
+        missing = [f for f in need if getattr(self, f) in (None, "", [])]
+        if missing:
+            raise ValueError(f"a {self.kind} reward needs {', '.join(missing)}")
+        if isinstance(self.value, str):
+            from rules.dice import DiceExpr
+
+            try:
+                DiceExpr.parse(self.value)
+            except ValueError as e:
+                raise ValueError(f"value {self.value!r} is not dice: {e}") from e
+        return self
+
+
 class Feature(Model):
     name: str
     text: str
     test: Attr | None = None  # the attribute tested to interact with it, if any
     success: str = ""
     failure: str = ""
+    rewards: list[Reward] = []  # what a success gives, played by the GM
 
 
 class Corpse(Model):

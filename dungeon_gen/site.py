@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dungeon_gen.export.json_io import loads
 from dungeon_gen.generate import generate
-from dungeon_gen.model import Dungeon, LevelData
+from dungeon_gen.model import Dungeon, LevelData, Reward
 from dungeon_gen.themes import load_themes
 from rules.gm.site import (
     Site,
@@ -16,10 +16,17 @@ from rules.gm.site import (
     SiteLink,
     SiteLoot,
     SiteMonsters,
+    SiteReward,
     SiteRoom,
     SiteSecret,
     SiteTrap,
 )
+
+
+def _reward(r: Reward) -> SiteReward:
+    value = "" if r.value is None else str(r.value)
+    return SiteReward(r.kind, tuple(r.items), r.count, r.name, r.rarity or "", value, r.big, r.monster, r.attitude,
+                      r.reveals, r.pick)  # fmt: skip
 
 
 def _level(level: LevelData, entrances: list[int]) -> SiteLevel:
@@ -53,7 +60,10 @@ def _level(level: LevelData, entrances: list[int]) -> SiteLevel:
             ),
             loot=tuple(SiteLoot(x.name, x.rarity, x.value, x.count, x.item, x.hidden, x.big, x.text) for x in r.loot),
             secrets=tuple(SiteSecret(s.kind, s.text, s.find, s.reveals) for s in r.secrets),
-            features=tuple(SiteFeature(f.name, f.text, f.test, f.success, f.failure) for f in r.features),
+            features=tuple(
+                SiteFeature(f.name, f.text, f.test, f.success, f.failure, tuple(_reward(x) for x in f.rewards))
+                for f in r.features
+            ),
             corpses=tuple(SiteCorpse(c.text, c.rises_as, c.warded, c.tile) for c in r.corpses),
             camp=frozenset(r.camp),
             lit=r.lit,

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Annotated, Literal, get_args
 
 from pydantic import AfterValidator, Field, model_validator
 
+from dungeon_gen.model import Reward
 from rules.content.base import ContentError, Dice, Notation, Rarity, Strict, check_unique, load_toml, resources_dir
 from rules.dice import DiceExpr
 
@@ -221,9 +222,12 @@ class FeatureTemplate(Strict):
     success: Template | Literal[""] = ""
     failure: Template | Literal[""] = ""
     reveals_door: bool = False  # its success finds the room's secret door: only where there is one
+    rewards: list[Reward] = []  # what a success gives (rules.gm.rewards plays them)
 
     @model_validator(mode="after")
     def _outcomes(self) -> FeatureTemplate:
+        if self.rewards and not self.success:
+            raise ValueError("rewards need success words that say what is gained")
         if self.test is not None and not (self.success and self.failure):
             raise ValueError("a feature with a test needs both success and failure")
         if self.test is None and self.failure:
@@ -524,6 +528,7 @@ class _Refs:
     afflictions: set[str]
     settlements: set[str]
     settlement_names: list[str]
+    extracts: frozenset[str] = frozenset()  # alchemical extract kinds
 
 
 def _refs(c: Content) -> _Refs:
@@ -543,6 +548,7 @@ def _refs(c: Content) -> _Refs:
         afflictions={a.name.lower() for a in c.character.afflictions},
         settlements={s.name.lower() for s in c.blacksalt.settlements},
         settlement_names=[s.name for s in c.blacksalt.settlements],
+        extracts=frozenset(e.kind for e in c.alchemy.extracts),
     )
 
 
@@ -634,9 +640,34 @@ def check_theme(theme: Theme, c: Content, filename: str) -> list[str]:
                 f"{value!r} (about {mean:g} silver) is out of line with {rarity} "
                 f"(about {average}: {lo * average:g} to {hi * average:g})",
             )
+    for i, k in enumerate(theme.room_kinds):
+        for j, f in enumerate(k.features):
+            for n, r in enumerate(f.rewards):
+                for msg in check_reward(refs, r):
+                    add(f"room_kinds[{i}].features[{j}] ({f.name!r})", f"rewards[{n}]", msg)
     for i, s in enumerate(theme.hooks.settlements):
         if s.lower() not in refs.settlements:
             add("hooks", f"settlements[{i}]", f"unknown settlement {s!r}{_hint(s, refs.settlement_names)}")
+    return out
+
+
+def check_reward(refs: _Refs, reward: Reward) -> list[str]:
+    """Problems of a feature's reward: a kind the GM cannot play, an unknown item or monster, a bad reveal."""
+    from rules.gm.rewards import HANDLERS, REVEALS
+
+    if reward.kind not in HANDLERS:
+        return [f"reward kind {reward.kind!r} has no handler in the GM (rules.gm.rewards: {sorted(HANDLERS)})"]
+    out = [
+        f"{name!r} is in no item, weapon, armour or shield table{_hint(name, refs.item_names)}"
+        for name in reward.items
+        if name.lower() not in refs.items
+    ]
+    if reward.monster and reward.monster.lower() not in refs.monsters:
+        out.append(f"unknown monster {reward.monster!r}{_hint(reward.monster, refs.monster_names)}")
+    if reward.kind == "extract" and reward.name not in refs.extracts:
+        out.append(f"unknown extract kind {reward.name!r} (one of {sorted(refs.extracts)})")
+    if reward.kind in REVEALS and reward.reveals not in REVEALS[reward.kind]:
+        out.append(f"a {reward.kind} reward reveals one of {list(REVEALS[reward.kind])}, not {reward.reveals!r}")
     return out
 
 

@@ -162,6 +162,21 @@ def test_validate_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert "bestiary.monsters" in text and "all valid" in text
 
 
+def test_validate_refuses_a_feature_reward_the_gm_cannot_play(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import dungeon_gen.themes
+
+    src = ROOT / "resources" / "dungeon" / "themes" / "ruined_watchtower.toml"
+    good, bad = 'rewards = [{ kind = "item", items = ["Crossbow"', 'rewards = [{ kind = "wish", items = ["Crossbow"'
+    text = src.read_text().replace(good, bad)
+    assert text != src.read_text()
+    (tmp_path / "ruined_watchtower.toml").write_text(text)
+    monkeypatch.setattr(dungeon_gen.themes, "themes_dir", lambda: tmp_path)
+    code, _, err = out(capsys, "validate")
+    assert code != 0 and "reward kind 'wish' has no handler in the GM" in err
+
+
 def test_console_script_entry_point_runs() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "desktop", "odds", "--dice", "2", "--json"],

@@ -22,6 +22,7 @@ beside exploration     ``camp`` (setup, camp actions, the ambush), ``freeform`` 
                        Die of Fate, listening), ``exploration_use`` (items, spells, prayers out of
                        a fight), ``rearrange`` (hands and packs), ``purse`` (silver between
                        adventurers)
+rewards                ``rewards``: what a room feature gives on a success, a handler per kind
 encounters             ``encounters``: attitudes, parley, bribes, wanderers
 combat                 ``combat`` (entry points) > ``combat_actions`` (the adventurers' actions) >
                        ``powers`` (what spells and prayers do, keyed by name, in and out of a

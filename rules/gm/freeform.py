@@ -44,6 +44,10 @@ phrases (anything else is told, not played):
 * in failure words only, attack notation ("DEX 2", "STR 1 or grabbed", "DEX 3 for everyone") — an
   attack defended by the one acting (everyone, when it says so), as a trap's attack is.
 
+A feature's structured rewards (its ``rewards``: an item, loot, silver, a creature, a way, information) is
+played on a success by :mod:`rules.gm.rewards`, before the words' effects; what no one had room for lies on
+the room's floor, and **taking it from the floor** (``floor``) costs no turn once someone has room (R230).
+
 A clause with "everyone" applies to every adventurer; a clause that is conditional ("if", "unless",
 "more than", "when", "will", "would", "or") is only told.  Durations ("until the interlude") are the
 afflictions' own rules.
@@ -59,10 +63,12 @@ from rules.attributes import Attr
 from rules.checks import RuleError
 from rules.content.effects import AFFLICTIONS
 from rules.dice import d, roll_risk
+from rules.gm import rewards
 from rules.gm.encounters import AT_PEACE
 from rules.gm.events import Action, Cost
 from rules.gm.gear import use_up
 from rules.gm.places import door_state
+from rules.gm.rewards import next_threshold
 from rules.gm.state import Phase
 from rules.notation import NotationError, parse_attack
 
@@ -74,7 +80,7 @@ if TYPE_CHECKING:
     from rules.gm.state import GroupState, Member
     from rules.inventory import Carried
 
-KINDS = ("freeform", "feature", "listen", "veteran", "ward")
+KINDS = ("freeform", "feature", "listen", "veteran", "ward", "floor")
 
 
 # --- Time / Gear / Skill --------------------------------------------------------------------------------
@@ -467,6 +473,12 @@ def actions(gm: GM) -> list[Action]:
     st = gm.room_state()
     for i, feature in enumerate(room.features):
         out.append(_feature_action(gm, i, feature, "Already done." if i in st.features_used else busy))
+    # what a feature gave that no one had room for (R230)
+    for i, item in enumerate(st.floor):
+        room_for = rewards.can_take(gm, item)
+        out.append(Action(f"floor:{i}", "floor", f"Pick up {item.name.lower()} from the floor", Cost(), room_for,
+                          None if room_for else "No one has room for it.", params=(("item", item.name),),
+                          rule="R230"))  # fmt: skip
     # the skills
     veterans = [m for m in gm.active() if m.adv.character.has_skill(ff.veteran.skill)]
     if veterans:
@@ -533,6 +545,8 @@ def apply(gm: GM, action: Action) -> int:
         return _feature(gm, int(action.id.split(":")[1]))
     if kind == "listen":
         return _listen(gm, int(action.id.split(":")[1]))
+    if kind == "floor":
+        return _pickup(gm, int(action.id.split(":")[1]))
     if kind == "veteran":
         return _veteran(gm, gm.c.member(action.who or ""))
     if kind == "ward":
@@ -582,8 +596,24 @@ def _feature(gm: GM, index: int) -> int:
     words = feature.success if success else feature.failure
     if words:
         gm.emit("feature_outcome", words, who=member.id, feature=feature.name, success=success)
+    for reward in feature.rewards if success else ():
+        if gm.c.phase is Phase.EXPLORATION:
+            rewards.give(gm, member, reward, feature.name.lower())
+    if words:
         apply_effects(gm, member, plain_effects(words, failure=not success), feature.name.lower())
     return _freeform_turns(gm)
+
+
+def _pickup(gm: GM, index: int) -> int:
+    st = gm.room_state()
+    item = st.floor[index]
+    member = gm.active()[0]
+    who = rewards.take(gm, member, item)
+    if who is None:
+        raise RuleError(f"no one has room for {item.name}")
+    del st.floor[index]
+    gm.emit("pickup", f"{who.name} picks up {item.name.lower()} from the floor.", who=who.id, item=item.name)
+    return 0
 
 
 def _listen(gm: GM, link_id: int) -> int:
@@ -607,17 +637,6 @@ def _listen(gm: GM, link_id: int) -> int:
     else:
         gm.emit("listen", "Nothing can be heard beyond the door.", who=member.id, room=target, heard=False)
     return ff.turns
-
-
-def next_threshold(gm: GM) -> int | None:
-    """The doom at which the level's next unfired step fires (None: every step has fired)."""
-    lv = gm.level_state()
-    total = 0
-    for i, step in enumerate(gm.site_level().doom):
-        total += step.ticks
-        if i not in lv.fired:
-            return total
-    return None
 
 
 def _veteran(gm: GM, member: Member) -> int:

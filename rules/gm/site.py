@@ -60,12 +60,30 @@ class SiteSecret:
 
 
 @dataclass(frozen=True)
+class SiteReward:
+    """What a room feature gives on a success; :mod:`rules.gm.rewards` plays it by ``kind``."""
+
+    kind: str  # item, loot, silver, extract, creature, way, info
+    items: tuple[str, ...] = ()  # item: one is drawn when it is won
+    count: int = 1
+    name: str = ""  # loot: the valuable; extract: its kind (rot, necro, ...)
+    rarity: str = ""  # loot
+    value: str = ""  # loot, silver: silver or dice ("3 x 2d6"); loot: default the rarity's price
+    big: bool = False
+    monster: str = ""  # creature: the bestiary's name
+    attitude: str = "hostile"  # creature
+    reveals: str = ""  # way: secret_door, stairs; info: doom, boss, traps, secrets
+    pick: str = "one"  # item: "one" of the items (drawn) or "all"
+
+
+@dataclass(frozen=True)
 class SiteFeature:
     name: str
     text: str
     test: str | None = None
     success: str = ""
     failure: str = ""
+    rewards: tuple[SiteReward, ...] = ()  # what a success gives (rules.gm.rewards)
 
 
 @dataclass(frozen=True)

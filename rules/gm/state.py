@@ -18,6 +18,7 @@ from rules.creation import Adventurer
 from rules.gm.combat_state import CombatState
 from rules.gm.serial import dump, load
 from rules.gm.site import SiteRoom
+from rules.inventory import Carried
 from rules.trackers import OmensTracker
 
 SAVE_VERSION = 1
@@ -85,6 +86,7 @@ class RoomState:
     features_used: list[int] = field(default_factory=list)
     loot_taken: list[int] = field(default_factory=list)  # indices into the room's loot
     extracted: dict[str, int] = field(default_factory=dict)  # monster -> its dead an alchemist took extracts from
+    floor: list[Carried] = field(default_factory=list)  # what a feature gave that no one had room for (R230)
 
 
 @dataclass
