@@ -74,6 +74,11 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
     if st.step == "market":
         return _suggest_market(gm, avail, by_id)
     if st.step == "sleep":
+        departs = [a for a in avail if a.kind == "expedition"]  # the evening, before anyone has a bed (R224)
+        if departs and (is_hunted(gm) or _ready(gm)):
+            job = _suggest_job(gm, departs)
+            if job is not None:
+                return job  # shopped today, leaving tonight: no night's bed, no night's ration in town
         even = by_id.get("share")
         if even is not None and any(m.adv.character.silver < _reserve(gm) for m in gm.alive()):
             return even  # everyone pays for their own bed

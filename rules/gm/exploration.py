@@ -248,7 +248,9 @@ def enter(gm: GM, location_id: str, depth: int = 1, road_days: int = 0) -> None:
     first = level.entrances[0] if level.entrances else level.rooms[0].id
     gm.c.expedition = ExpeditionState(location=location_id, depth=depth, room=first, road_days=road_days,
                                       start_day=gm.c.day - road_days, combats_before=gm.c.stats.combats,
-                                      fallen_before=len(gm.c.fallen), silver_before=gm.c.silver)  # fmt: skip
+                                      fallen_before=len(gm.c.fallen), silver_before=gm.c.silver,
+                                      dice_before=sum(max(0, m.adv.character.attrs[a].available)
+                                                      for m in gm.alive() for a in ATTRS))  # fmt: skip
     gm.c.phase = Phase.EXPLORATION
     gm.c.interlude = None
     loc.visits += 1

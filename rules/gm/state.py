@@ -144,6 +144,7 @@ class ExpeditionState:
     combats_before: int = 0  # the campaign's fights when the expedition began
     fallen_before: int = 0  # len(campaign.fallen) when the expedition began
     silver_before: int = 0  # the party's silver when it set out
+    dice_before: int = 0  # the party's available dice when it came in (how strong it set out)
 
 
 @dataclass

@@ -1120,3 +1120,14 @@ def test_the_blacksalt_event_roll_is_the_books() -> None:
     bs = CONTENT.blacksalt.events
     kinds = [bs.lookup(face).special for face in range(1, 7)]
     assert kinds == ["bad_event"] * 3 + [None, None] + ["opportunity"]
+
+
+def test_the_autoplay_sets_out_in_the_evening_when_ready() -> None:
+    gm = game(party=2)
+    feed(gm, 3)
+    begin(gm)
+    give(gm.c.party[0], "Torches", 2)
+    gm.apply(f"rest:{gm.c.party[0].id}")
+    gm.apply("resolve")
+    pick = interlude_policy.suggest(gm, gm.legal_actions())
+    assert pick.kind == "expedition"
