@@ -82,6 +82,9 @@ def _camp_mends(gm: GM) -> bool:
 #: costs the road's food and two doom.  Measured (#14, 20 seeds x 6): 66% of the expeditions turned back
 #: after 0 turns, most of them parties that had set out below the bar.
 WEAK_START_LOSS = 0.15
+#: ... but never below this share: a party with less left only dies there (measured: one that came in at a fifth
+#: of its dice and explored on lost two of three adventurers to the first room's frogs).
+WEAK_FLOOR = 0.45
 
 
 def leave_below(gm: GM) -> float:
@@ -90,7 +93,7 @@ def leave_below(gm: GM) -> float:
     exp = gm.c.expedition
     full = sum(m.adv.character.attrs[a].score for m in gm.alive() for a in ATTRS) or 1
     start = exp.dice_before / full if exp is not None and exp.dice_before else 1.0
-    return min(LEAVE_BELOW, start - WEAK_START_LOSS)
+    return max(WEAK_FLOOR, min(LEAVE_BELOW, start - WEAK_START_LOSS))
 
 
 def should_leave(gm: GM) -> bool:

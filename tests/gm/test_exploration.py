@@ -410,3 +410,16 @@ def test_the_doom_of_leaving_strikes_no_one_at_the_door() -> None:
     exploration.fire_doom(gm, SiteDoomStep(2, "ceiling_collapse", "The ceiling falls.", attack="DEX 3"))
     assert [sum(m.adv.character.attrs[a].wounds for a in ATTRS) for m in gm.alive()] == before
     assert any(e.kind == "too_late" for e in gm.events)
+
+
+def test_a_doom_step_fired_by_leaving_is_told_as_behind_the_party() -> None:
+    gm = lair_game()
+    steps = gm.site_level().doom
+    if not steps:
+        pytest.skip("the test corridor has no doom track")
+    assert gm.c.expedition is not None
+    gm.c.expedition.leaving = True
+    gm.events = []
+    gm.advance_doom(sum(s.ticks for s in steps), "leaving the dungeon")
+    fired = [e for e in gm.events if e.kind == "doom_event"]
+    assert fired and all(e.data.get("hidden") and e.text.startswith("Behind the party") for e in fired)
