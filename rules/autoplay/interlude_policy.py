@@ -174,7 +174,8 @@ def _needs(gm: GM) -> dict[str, int]:
     expeditions set out without one when food came first), then a ration each (hunger bites every day), then
     the rest in rounds, so a poor party leaves with a torch and food rather than a bag of torches."""
     rations = ration_names(gm)
-    n = len(gm.alive())
+    mules = sum(1 for m in gm.alive() for p in m.adv.inventory.places if p.container == "Pack mule")
+    n = len(gm.alive()) + 2 * mules  # a pack mule eats 2 rations a night in town (R225)
     tiers: list[tuple[str, int]] = []
     for round_ in range(1, AUTO_RATIONS + 1):
         if round_ <= AUTO_TORCHES:
