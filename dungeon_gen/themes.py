@@ -342,16 +342,21 @@ class CorpseTemplate(Strict):
 
 
 class Bounty(Strict):
-    """Silver offered: ``base + per_level x level + per_depth x depths``, rounded to ``round_to``."""
+    """Silver offered: ``base + per_level x level + per_depth x depths``, rounded to ``round_to``, and kept
+    between ``least`` and ``most`` (40-120 silver by level and depth: the sample dungeon's 80 for a three-level
+    tomb sits in the middle; RULINGS.md R226)."""
 
     base: int = Field(ge=0, le=1000)
     per_level: int = Field(ge=0, le=200)
     per_depth: int = Field(ge=0, le=200)
     round_to: int = Field(5, ge=1, le=50)
+    least: int = Field(40, ge=0, le=1000)
+    most: int = Field(120, ge=1, le=5000)
 
     def silver(self, level: int, depths: int) -> int:
         raw = self.base + self.per_level * level + self.per_depth * depths
-        return max(self.round_to, round(raw / self.round_to) * self.round_to)
+        rounded = max(self.round_to, round(raw / self.round_to) * self.round_to)
+        return max(self.least, min(self.most, rounded))
 
 
 class Hooks(Strict):

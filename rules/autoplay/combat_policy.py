@@ -558,4 +558,21 @@ def should_flee(gm: GM, cs: CombatState) -> bool:
     tested = lookahead.course()
     if tested is not None:
         return tested == "leave"
+    if _sure_win(gm, cs):
+        return False  # no need to play it out: the quick forecast already sees it won, no one down
     return lookahead.plan(gm, cs) == "leave"
+
+
+def _sure_win(gm: GM, cs: CombatState) -> bool:
+    """The expected-value forecast of the fight as it stands (the enemies' wounds counted) is a win with no
+    one going down and few wounds: fighting on needs no lookahead (which is most of the autoplay's time)."""
+    from rules.gm.combat_gear import weapon_arms
+
+    foes = cs.active_foes()
+    if not foes or not gm.active():
+        return False
+    names = [e.monster for e in foes]
+    party = [_side(gm, m, weapon_arms(gm, m), names) for m in gm.active()]
+    enemies = [_enemy(gm, e.monster, wounds=e.wounds) for e in foes]
+    f = simulate_fight(party, enemies)
+    return f.win and f.downs < 0.05 and f.wounds <= len(party)

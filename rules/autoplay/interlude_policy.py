@@ -74,6 +74,11 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
     if st.step == "market":
         return _suggest_market(gm, avail, by_id)
     if st.step == "sleep":
+        departs = [a for a in avail if a.kind == "expedition"]  # the evening, before anyone has a bed (R224)
+        if departs and (is_hunted(gm) or _ready(gm)):
+            job = _suggest_job(gm, departs)
+            if job is not None:
+                return job  # shopped today, leaving tonight: no night's bed, no night's ration in town
         even = by_id.get("share")
         if even is not None and any(m.adv.character.silver < _reserve(gm) for m in gm.alive()):
             return even  # everyone pays for their own bed
@@ -169,7 +174,8 @@ def _needs(gm: GM) -> dict[str, int]:
     expeditions set out without one when food came first), then a ration each (hunger bites every day), then
     the rest in rounds, so a poor party leaves with a torch and food rather than a bag of torches."""
     rations = ration_names(gm)
-    n = len(gm.alive())
+    mules = sum(1 for m in gm.alive() for p in m.adv.inventory.places if p.container == "Pack mule")
+    n = len(gm.alive()) + 2 * mules  # a pack mule eats 2 rations a night in town (R225)
     tiers: list[tuple[str, int]] = []
     for round_ in range(1, AUTO_RATIONS + 1):
         if round_ <= AUTO_TORCHES:

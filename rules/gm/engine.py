@@ -71,6 +71,8 @@ class GM(Services):
             # whatever the step did (a fight begun by a doom event, fatigue in the dark), the fight
             # runs on until someone must choose: a step never ends with a fight no one can act in
             combat_flow.advance(self)
+        if self.c.expedition is not None and self.c.phase is not Phase.COMBAT:
+            exploration.check_master(self)  # the master of the place fell in this step: say so at once
         self.c.stats.steps += 1
         self.c.rng = rng_state(self.rng)
         return self.events

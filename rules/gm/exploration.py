@@ -158,6 +158,11 @@ def fire_doom(gm: GM, step: SiteDoomStep) -> None:
     if exp is None:
         return
     kind = step.kind
+    if exp.leaving and kind not in ("wandering_group", "monsters_appear", "final_fight"):
+        # R221: whatever the doom of leaving wakes happens behind the party, not on its doorstep
+        gm.emit("too_late", "Behind the party, the dungeon shifts; it will be worse when they come back.",
+                event=kind)  # fmt: skip
+        return
     if kind in ("wandering_group", "monsters_appear", "final_fight"):
         groups = list(step.monsters)
         if kind == "wandering_group":
@@ -235,13 +240,18 @@ def _enemies_arrive(gm: GM, groups: list[tuple[str, int]], source: str) -> None:
 # --- entering and leaving -------------------------------------------------------------------------------
 
 
-def enter(gm: GM, location_id: str, depth: int = 1) -> None:
-    """Start an expedition at ``location_id``: the party stands in an entrance room."""
+def enter(gm: GM, location_id: str, depth: int = 1, road_days: int = 0) -> None:
+    """Start an expedition at ``location_id``: the party stands in an entrance room.  ``road_days``: the days
+    the party walked to get here, which it walks again on the way back (R222)."""
     loc = gm.c.locations[location_id]
     site = gm.site(location_id)
     level = site.depth(depth)
     first = level.entrances[0] if level.entrances else level.rooms[0].id
-    gm.c.expedition = ExpeditionState(location=location_id, depth=depth, room=first)
+    gm.c.expedition = ExpeditionState(location=location_id, depth=depth, room=first, road_days=road_days,
+                                      start_day=gm.c.day - road_days, combats_before=gm.c.stats.combats,
+                                      fallen_before=len(gm.c.fallen), silver_before=gm.c.silver,
+                                      dice_before=sum(max(0, m.adv.character.attrs[a].available)
+                                                      for m in gm.alive() for a in ATTRS))  # fmt: skip
     gm.c.phase = Phase.EXPLORATION
     gm.c.interlude = None
     loc.visits += 1
@@ -266,6 +276,7 @@ def _arrive(gm: GM, room_id: int, came_from: int | None) -> None:
     room = gm.room(room_id)
     first_time = not st.visited
     st.seen = st.visited = True
+    exp.rooms_new += first_time
     gm.emit(
         "room",
         f"{room.name}. {room.description}" if first_time else f"Back in {room.name}.",
@@ -357,24 +368,49 @@ def fight_room(gm: GM, surprise: str | None, source: str, *, everyone: bool = Tr
     combat.start(gm, groups, source=source, surprise=surprise, room_groups=idx)
 
 
-def boss_defeated(gm: GM) -> bool:
-    """The master of the place (the boss room on the deepest level) has no one left standing."""
-    loc = gm.location()
-    site = gm.site(loc.id)
-    last = site.levels[-1]
+def master_name(gm: GM, location_id: str) -> str | None:
+    """The master of the place: the first creature of the lair on the deepest level (None: no lair)."""
+    last = gm.site(location_id).levels[-1]
     lair = next((r for r in last.rooms if r.boss), None)
-    if lair is None or last.depth not in loc.levels or lair.id not in loc.levels[last.depth].rooms:
+    if lair is None or not lair.monsters:
+        return None
+    return lair.monsters[0].monster
+
+
+def boss_defeated(gm: GM) -> bool:
+    """The master of the place is dead: on the deepest level, one of its kind was killed and none of its kind
+    still stands anywhere (it may have left its lair to hunt the party, and died elsewhere).  Its escort and
+    the rest of the lair do not matter: the bounty is for the master (R220)."""
+    loc = gm.location()
+    boss = master_name(gm, loc.id)
+    depth = gm.site(loc.id).levels[-1].depth
+    if boss is None or depth not in loc.levels:
         return False
-    st = loc.levels[last.depth].rooms[lair.id]
-    return st.visited and not any(g.count > 0 for g in st.monsters)
+    groups = [g for st in loc.levels[depth].rooms.values() for g in st.monsters if g.monster == boss]
+    return any(g.killed for g in groups) and not any(g.count > 0 for g in groups)
+
+
+def check_master(gm: GM) -> None:
+    """After every step of an expedition: the master of the place has just died.  The bounty is earned now
+    (paid in a settlement), and the party is told so at once."""
+    exp = gm.c.expedition
+    if exp is None:
+        return
+    loc = gm.location()
+    if loc.cleared or not boss_defeated(gm):
+        return
+    loc.cleared = True
+    boss = master_name(gm, loc.id)
+    gm.emit("master_dead", f"The master of {loc.title} ({boss}) is dead: the bounty of {loc.bounty} silver waits "
+            f"in {gm.c.settlement}.", location=loc.id, monster=boss, bounty=loc.bounty,
+            settlement=gm.c.settlement)  # fmt: skip
 
 
 def leave(gm: GM) -> None:
     """Exit the expedition: doom +2 (the later chapter), then the interlude's sleep."""
     exp = gm.c.expedition
     assert exp is not None
-    if boss_defeated(gm):
-        gm.location().cleared = True
+    check_master(gm)
     exp.leaving = True
     gm.advance_doom(2, "leaving the dungeon")
     if gm.c.phase is Phase.OVER:
@@ -384,8 +420,30 @@ def leave(gm: GM) -> None:
         gm.cure(m, "hopeless", "escaping alive from the dungeon")
     powers.end_of_expedition(gm)
     gm.emit("exit", f"The party leaves {gm.site(exp.location).title} after {exp.turns} turns.", turns=exp.turns)
+    gm.c.last_expedition = _summary(gm, exp)
     gm.c.expedition = None
     gm.procedures.start_interlude(gm)
+
+
+def _summary(gm: GM, exp: ExpeditionState) -> dict[str, object]:
+    """What the expedition came to, as the party walks out (the interlude adds the road back and the bounty)."""
+    loot = [(i.name, i.count, i.value * i.count) for m in gm.alive() for i in m.adv.inventory.items if i.value > 0]
+    loc = gm.location()
+    return {
+        "location": exp.location,
+        "title": loc.title,
+        "start_day": exp.start_day,
+        "road_days": exp.road_days,
+        "turns": exp.turns,
+        "camps": exp.camped,
+        "rooms": exp.rooms_new,
+        "fights": gm.c.stats.combats - exp.combats_before,
+        "loot": [list(x) for x in loot],
+        "loot_value": sum(v for _, _, v in loot),
+        "fallen": [m.name for m in gm.c.fallen[exp.fallen_before :]],
+        "master_dead": loc.cleared,
+        "silver_before": exp.silver_before,
+    }
 
 
 # --- actions -----------------------------------------------------------------------------------------------

@@ -343,7 +343,7 @@ def sellable(gm: GM, member: Member) -> list[tuple[int, Carried, str]]:
     """(index, item, rarity) of what ``member`` could sell: anything with a rarity above free."""
     out = []
     for i, item in enumerate(member.adv.inventory.items):
-        if item.name.startswith("("):  # a two-handed grip, not an item
+        if item.name.startswith("(") or RECRUIT_KIT in item.notes:  # a two-handed grip; a recruit's own kit
             continue
         ware = ware_named(gm, item.name)
         rarity = item.rarity or (ware.rarity if ware is not None else "")
@@ -378,14 +378,23 @@ def start(gm: GM, *, returning: bool) -> None:
         _recover(gm, m)
         for name in cures:
             gm.cure(m, name, "back in the settlement" if name == "hopeless" else "the interlude")
+    back = c.last_expedition if returning else {}
+    road = int(back.get("road_days", 0))
+    if road:
+        gm.emit("road_back", f"The road back from {back.get('title', 'the dungeon')} to {c.settlement}: {road} "
+                f"day(s), a ration each a day, as on the way there (R222).", days=road)  # fmt: skip
+        if not _road(gm, road, f"back from {back.get('title', 'the dungeon')}"):
+            return
     gm.emit("interlude", f"The party is in {c.settlement} ({_size_name(gm)})." if not returning else
             f"The party returns to {c.settlement}, worn out: the day ends with the sleep.",
             settlement=c.settlement, returning=returning)  # fmt: skip
-    _pay_bounties(gm)
+    bounty = _pay_bounties(gm)
     _interlude_skills(gm)
     _tidy_board(gm)
     if returning:
         c.interlude.step = "sleep"
+        if back:
+            expedition_summary(gm, back, bounty)
     else:
         _begin_day(gm, new_day=False)  # today is the interlude's first day
 
@@ -403,7 +412,9 @@ def _recover(gm: GM, member: Member) -> None:
         gm.emit("recover", f"{member.name} is back on their feet.", who=member.id)
 
 
-def _pay_bounties(gm: GM) -> None:
+def _pay_bounties(gm: GM) -> int:
+    """Bounties earned (the master of the place is dead, R220) and not yet paid: paid now, shared out."""
+    paid = 0
     for loc in gm.c.locations.values():
         if not loc.cleared or loc.bounty_paid:
             continue
@@ -415,9 +426,39 @@ def _pay_bounties(gm: GM) -> None:
         for i, m in enumerate(party):
             m.adv.character.silver += share + (1 if i < extra else 0)
         gm.c.stats.silver_earned += loc.bounty
+        paid += loc.bounty
         gm.c.jobs = [j for j in gm.c.jobs if j.location != loc.id]
-        gm.emit("bounty", f"The bounty for {loc.title} is paid: {loc.bounty} silver.", location=loc.id,
-                silver=loc.bounty)  # fmt: skip
+        gm.emit("bounty", f"The master of {loc.title} is dead: {gm.c.settlement} pays the bounty, {loc.bounty} "
+                f"silver.", location=loc.id, silver=loc.bounty)  # fmt: skip
+    return paid
+
+
+def passage_line(gm: GM) -> str:
+    """How far the party is from the passage off the island: the line of the town's status."""
+    goal, have = gm.c.goal_silver, gm.c.silver
+    if have >= goal:
+        return f"Passage off Blacksalt: {goal} silver. The party has {have}: enough to leave."
+    return f"Passage off Blacksalt: {goal} silver. The party has {have}: {goal - have} to go."
+
+
+def expedition_summary(gm: GM, back: dict[str, Any], bounty: int) -> None:
+    """The expedition, told whole when the party is back (an event whose fields the window can show)."""
+    c = gm.c
+    days = c.day - int(back.get("start_day", c.day)) + 1
+    loot = [tuple(x) for x in back.get("loot", [])]
+    fallen = [str(n) for n in back.get("fallen", [])]
+    carried = ", ".join(f"{n} {name}" if n > 1 else str(name) for name, n, _ in loot) or "nothing"
+    data = dict(back, days=days, bounty=bounty, silver=c.silver, goal=c.goal_silver,
+                to_go=max(0, c.goal_silver - c.silver), earned=c.silver - int(back.get("silver_before", c.silver)))
+    c.last_expedition = data
+    text = (f"{back.get('title', 'The expedition')}: {days} day(s), {back.get('turns', 0)} turns, "
+            f"{back.get('rooms', 0)} new room(s), {back.get('fights', 0)} fight(s). Carried out: {carried}"
+            + (f" (worth {back.get('loot_value', 0)} silver)" if back.get("loot_value") else "") + ". "
+            + (f"Bounty: {bounty} silver. " if bounty else ("The master still lives. " if not back.get(
+                "master_dead") else ""))
+            + (f"Fallen: {', '.join(fallen)}. " if fallen else "No one fell. ")
+            + passage_line(gm))  # fmt: skip
+    gm.emit("expedition_summary", text, **data)
 
 
 def _interlude_skills(gm: GM) -> None:
@@ -460,6 +501,7 @@ def _begin_day(gm: GM, *, new_day: bool = True) -> None:
     c.stats.interlude_days += 1
     st.days += 1
     st.step = "actions"
+    st.resolved = False
     st.plans = {}
     st.queue = []
     st.sleep = {}
@@ -469,7 +511,8 @@ def _begin_day(gm: GM, *, new_day: bool = True) -> None:
         _recover(gm, m)
     if c.day - st.board_day >= BOARD_REFRESH_DAYS:
         refresh_board(gm)
-    gm.emit("day", f"Day {c.day} in {c.settlement}.", day=c.day)
+    gm.emit("day", f"Day {c.day} in {c.settlement}. {passage_line(gm)}", day=c.day, silver=c.silver,
+            goal=c.goal_silver)  # fmt: skip
     _blacksalt_event(gm)
     if not _over(gm) and is_hunted(gm):
         gm.emit("hunted", f"The locals of {c.settlement} are hunting you: leave, by the road or for a dungeon.")
@@ -755,28 +798,36 @@ def _resolve_actions(gm: GM) -> list[Action]:
 def _resolve_day(gm: GM, action: Action) -> None:
     st = interlude_state(gm)
     st.queue = [f"{mid}|{p}" for mid, plans in st.plans.items() for p in plans]
+    st.resolved = True
     gm.emit("resolve", "The day's actions are carried out.")
     _proceed(gm)
 
 
 def _party_why(gm: GM) -> str | None:
-    """Why the party cannot leave today (None: it can)."""
-    return "Someone has already announced an action today." if any(interlude_state(gm).plans.values()) else None
+    """Why the party cannot leave now (None: it can): once actions are announced, it sets out in the evening,
+    when they are done (R224)."""
+    if any(interlude_state(gm).plans.values()):
+        return "Actions are announced today: the party can set out this evening, once they are done."
+    return None
 
 
 @DAY.lister
 def _job_actions(gm: GM) -> list[Action]:
-    party_why = _party_why(gm)
+    return _jobs(gm, _party_why(gm))
+
+
+def _jobs(gm: GM, party_why: str | None) -> list[Action]:
     out: list[Action] = []
     for job in gm.c.jobs:
         loc = gm.c.locations.get(job.location)
         if loc is None:
             continue
-        how = f", {job.days} day(s) away" if job.days else ", close by"
+        how = f", {job.days} day(s) away each way" if job.days else ", close by"
         again = " (again)" if loc.visits else ""
         out.append(Action(f"expedition:{job.location}", "expedition",
                           f"Go on an expedition{again}: {job.title} (level {job.level}, {job.bounty} silver{how})",
-                          Cost(items=(f"{job.days} ration(s) each",) if job.days else ()), party_why is None,
+                          Cost(items=(f"{2 * job.days} ration(s) each, there and back",) if job.days else ()),
+                          party_why is None,
                           party_why, target=job.location, params=(("days", job.days),),
                           rule="Go back to expedition: immediately finish the interlude and get back to the "
                           "expedition."))  # fmt: skip
@@ -790,7 +841,10 @@ def _expedition(gm: GM, action: Action) -> None:
 
 @DAY.lister
 def _travel_actions(gm: GM) -> list[Action]:
-    party_why = _party_why(gm)
+    return _travels(gm, _party_why(gm))
+
+
+def _travels(gm: GM, party_why: str | None) -> list[Action]:
     place = settlement(gm)
     out: list[Action] = []
     for s in gm.content.blacksalt.settlements:
@@ -945,6 +999,19 @@ def _sleep_actions(gm: GM) -> list[Action]:
     return out
 
 
+@NIGHT.lister
+def _evening_departures(gm: GM) -> list[Action]:
+    """After the day's actions, before anyone has chosen a bed: the party may still set out (R224)."""
+    st = interlude_state(gm)
+    if not st.resolved or st.sleep:
+        return []
+    return _jobs(gm, None) + _travels(gm, None)
+
+
+NIGHT.applies("expedition")(lambda gm, action: go_on_expedition(gm, action.target or ""))
+NIGHT.applies("travel")(lambda gm, action: travel(gm, action.target or ""))
+
+
 def _camp_short(gm: GM, campers: int) -> str | None:
     camp = _sleep_entry(gm, "camp")
     have = party_count(gm, "Camping supplies")
@@ -1025,10 +1092,9 @@ def _proceed(gm: GM) -> None:
         _resolve(gm, m, kind, option)
     if _over(gm):
         return
-    hunger_bites(gm)
-    if not _over(gm):
-        st.step = "sleep"
-        gm.emit("evening", "Night falls: where will everyone sleep?")
+    st.step = "sleep"
+    gm.emit("evening", "Evening: the party may still set out (for a dungeon or another town), or stay the night: "
+            "hunger bites, then everyone sleeps (R224).")
 
 
 def _resolve(gm: GM, member: Member, kind: str, option: str) -> None:
@@ -1189,6 +1255,42 @@ def hunger_bites(gm: GM, reason: str = "hunger bites") -> None:
             gm.apply_row(m, hb.outcome, reason, in_interlude=True)
 
 
+MULE = "Pack mule"
+MULE_RATIONS = 2  # "requires 2 rations per day or grass" (items.toml); in a settlement there is no grass (R225)
+
+
+def feed_mules(gm: GM) -> None:
+    """A night in a settlement: each pack mule eats 2 rations, its owner's first, then the party's.  Unfed, it
+    is sold to the knacker for nothing and its load is left in town, but what its owner can carry (R225).
+    On the road and at a dungeon's door it grazes."""
+    rations = ration_names(gm)
+    for m in list(gm.alive()):
+        inv = m.adv.inventory
+        for mule in [p for p in inv.places if p.container == MULE]:
+            eaten = 0
+            for giver in [m, *(d for d in gm.alive() if d is not m)]:
+                for name in rations:
+                    while eaten < MULE_RATIONS and _take_one(giver, name):
+                        eaten += 1
+            if eaten >= MULE_RATIONS:
+                gm.emit("mule", f"{m.name}'s pack mule eats {MULE_RATIONS} rations.", who=m.id, rations=eaten)
+                continue
+            load = [i for i in inv.items if i.place == mule.name]
+            inv.places.remove(mule)
+            kept, left = [], []
+            for item in load:
+                inv.items.remove(item)
+                where = inv.room_for(item)
+                if where is None:
+                    left.append(item.name)
+                else:
+                    inv.add(item, where)
+                    kept.append(item.name)
+            gm.emit("mule", f"{m.name}'s pack mule goes hungry and is led away to the knacker"
+                    + (f"; its load is left behind: {', '.join(left)}" if left else "") + ".",
+                    who=m.id, rations=eaten, lost=left)  # fmt: skip
+
+
 def _eat(gm: GM, member: Member, giver: Member, name: str) -> None:
     entry = next(i for i in gm.content.items.items if i.name == name)
     gm.emit("eat", f"{member.name} eats a {name.lower()}" + ("" if giver is member else f" from {giver.name}") + ".",
@@ -1218,6 +1320,10 @@ def _choose_sleep(gm: GM, action: Action) -> None:
 
 def _night(gm: GM) -> None:
     st = interlude_state(gm)
+    if st.days > 0:  # a day in town; back from an expedition, the expedition was the day (it skips to the sleep)
+        hunger_bites(gm)
+        if not _over(gm):
+            feed_mules(gm)
     for m in list(gm.alive()):
         if _over(gm):
             return
@@ -1305,7 +1411,7 @@ def go_on_expedition(gm: GM, location_id: str) -> None:
     gm.emit("depart", f"The party sets out for {job.title}.", location=location_id)
     if not _road(gm, job.days, job.title):
         return
-    exploration.enter(gm, location_id)
+    exploration.enter(gm, location_id, road_days=job.days)
 
 
 def travel(gm: GM, name: str) -> None:
@@ -1324,15 +1430,24 @@ def travel(gm: GM, name: str) -> None:
     _begin_day(gm)
 
 
+RECRUIT_KIT = "a recruit's own kit"  # the note on a recruit's starting items: theirs, not for sale (R223)
+
+
 def recruit(gm: GM) -> Member:
-    """A new adventurer joins: a random one, with their own kit and silver (no fee: a ruling)."""
+    """A new adventurer joins: a random one, with their own kit, which is theirs to use and not the party's to
+    sell; their starting silver stays theirs, at home (R223): hiring is never a source of income."""
     from rules.creation import random_adventurer
 
     adv = random_adventurer(gm.content, gm.rng)
+    coin = adv.character.silver
+    adv.character.silver = 0
+    for item in adv.inventory.items:
+        item.notes = f"{item.notes}; {RECRUIT_KIT}" if item.notes else RECRUIT_KIT
     m = Member(id=gm.c.new_id("a"), adv=adv, joined_day=gm.c.day)
     gm.c.party.append(m)
     gm.c.stats.recruited += 1
-    gm.emit("recruit", f"{m.name}, {adv.klass}, joins the party.", who=m.id)
+    gm.emit("recruit", f"{m.name}, {adv.klass}, joins the party with their own kit, not for sale; their "
+            f"{coin} silver stay at home (R223).", who=m.id, silver_kept=coin)  # fmt: skip
     return m
 
 

@@ -512,7 +512,10 @@ class GM:
                 self.c.stats.doom_events += 1
                 if i == len(steps) - 1:
                     self.c.stats.doom_maxed += 1
-                self.emit("doom_event", step.text, step=i, event=step.kind)
+                if self.c.expedition is not None and self.c.expedition.leaving:  # R221: behind the party
+                    self.emit("doom_event", f"Behind the party: {step.text}", step=i, event=step.kind, hidden=True)
+                else:
+                    self.emit("doom_event", step.text, step=i, event=step.kind)
                 self.advance_omens(1, "a doom event")
                 self.procedures.doom_step(self, step)
         return fired

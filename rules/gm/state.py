@@ -149,6 +149,13 @@ class ExpeditionState:
     woven: list[int] = field(default_factory=list)  # Weave fate: the dice kept to replace rolled ones...
     woven_by: str = ""  # ...the wizard who wove them...
     woven_until: int = 0  # ...and the last exploration turn they last (the GM's secret timer)
+    road_days: int = 0  # days on the road between the settlement and this dungeon, each way (R222)
+    start_day: int = 0  # the calendar day the party set out
+    rooms_new: int = 0  # rooms entered for the first time on this expedition
+    combats_before: int = 0  # the campaign's fights when the expedition began
+    fallen_before: int = 0  # len(campaign.fallen) when the expedition began
+    silver_before: int = 0  # the party's silver when it set out
+    dice_before: int = 0  # the party's available dice when it came in (how strong it set out)
 
 
 @dataclass
@@ -234,6 +241,7 @@ class InterludeState:
     """Everything the interlude procedure keeps between steps (saved with the campaign)."""
 
     step: str = "actions"  # "actions" (announcing), "market" (shopping or selling), "sleep", "road" (travelling)
+    resolved: bool = False  # today's actions are done: the evening, when the party may still set out (R224)
     days: int = 0  # days begun in this interlude
     event: str = ""  # today's Blacksalt event, for the UI
     plans: dict[str, list[str]] = field(default_factory=dict)  # member id -> actions announced today
@@ -271,6 +279,7 @@ class Campaign:
     next_id: int = 1
     version: int = SAVE_VERSION
     settings: dict[str, Any] = field(default_factory=dict)  # "gm_decides_rerolls": True, ...
+    last_expedition: dict[str, Any] = field(default_factory=dict)  # the last expedition's summary (its event's data)
 
     # --- saves ---------------------------------------------------------------------------------
 

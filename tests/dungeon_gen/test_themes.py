@@ -262,7 +262,11 @@ def test_bounty_formula(themes: dict[str, Theme]) -> None:
     for t in themes.values():
         low = t.hooks.bounty.silver(t.min_level, 1)
         high = t.hooks.bounty.silver(t.max_level, 3)
-        assert 20 <= low < high <= 400, t.id
+        assert 40 <= low < high <= 120, t.id
+    for t in themes.values():  # 40-120 silver by level and depth (#14)
+        for level in range(1, 11):
+            for depths in range(1, 6):
+                assert 40 <= t.hooks.bounty.silver(level, depths) <= 120, (t.id, level, depths)
 
 
 def test_depth_names(themes: dict[str, Theme]) -> None:

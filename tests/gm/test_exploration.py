@@ -357,3 +357,69 @@ def test_a_trap_set_off_by_looting_strikes_whoever_the_gm_rolls_not_always_the_f
         events = gm.apply("loot")
         victims |= {e.data["who"] for e in events if e.kind == "trap"}
     assert len(victims) > 1
+
+
+# --- the master of the place and the bounty (#14) -------------------------------------------------------
+
+
+def escorted_lair_game() -> GM:
+    """Room 4 is the Bugbear's lair, with two corpses guarding it."""
+    site = corridor(4, r4={"boss": True, "monsters": (SiteMonsters("Bugbear", 1, ((22, 1),)),
+                                                        SiteMonsters("Freshly Risen Corpse", 2, ((21, 1), (21, 2))))})
+    gm = game(site, party=2)
+    exploration.enter(gm, "test-site")
+    return gm
+
+
+def test_the_bounty_is_earned_when_the_master_dies_whatever_else_stands() -> None:
+    """The master killed away from its lair, its escort still there: the bounty is earned, and said (R220)."""
+    gm = escorted_lair_game()
+    lair = gm.room_state(4)
+    lair.monsters[0].count = 0  # the master left to hunt the party ...
+    from rules.gm.state import GroupState
+
+    gm.room_state(2).monsters.append(GroupState("Bugbear", 0, killed=1))  # ... and died in room 2
+    assert lair.monsters[1].count == 2
+    gm.events = []
+    exploration.check_master(gm)
+    loc = gm.location()
+    assert loc.cleared
+    said = next(e for e in gm.events if e.kind == "master_dead")
+    assert "bounty" in said.text and gm.c.settlement in said.text
+    gm.events = []
+    exploration.check_master(gm)
+    assert not any(e.kind == "master_dead" for e in gm.events)  # said once
+
+
+def test_the_master_alive_somewhere_earns_nothing() -> None:
+    gm = escorted_lair_game()
+    gm.room_state(4).monsters[1].count = 0
+    gm.room_state(4).monsters[1].killed = 2  # the escort dead, the master alive
+    exploration.check_master(gm)
+    assert not gm.location().cleared
+
+
+def test_the_doom_of_leaving_strikes_no_one_at_the_door() -> None:
+    """R221: a hazard woken by leaving (falling stones) happens behind the party."""
+    from rules.gm.site import SiteDoomStep
+
+    gm = lair_game()
+    assert gm.c.expedition is not None
+    gm.c.expedition.leaving = True
+    before = [sum(m.adv.character.attrs[a].wounds for a in ATTRS) for m in gm.alive()]
+    exploration.fire_doom(gm, SiteDoomStep(2, "ceiling_collapse", "The ceiling falls.", attack="DEX 3"))
+    assert [sum(m.adv.character.attrs[a].wounds for a in ATTRS) for m in gm.alive()] == before
+    assert any(e.kind == "too_late" for e in gm.events)
+
+
+def test_a_doom_step_fired_by_leaving_is_told_as_behind_the_party() -> None:
+    gm = lair_game()
+    steps = gm.site_level().doom
+    if not steps:
+        pytest.skip("the test corridor has no doom track")
+    assert gm.c.expedition is not None
+    gm.c.expedition.leaving = True
+    gm.events = []
+    gm.advance_doom(sum(s.ticks for s in steps), "leaving the dungeon")
+    fired = [e for e in gm.events if e.kind == "doom_event"]
+    assert fired and all(e.data.get("hidden") and e.text.startswith("Behind the party") for e in fired)

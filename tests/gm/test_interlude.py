@@ -87,7 +87,7 @@ def feed(gm: GM, n: int = 5) -> None:
 
 
 def skip_to_sleep(gm: GM) -> None:
-    """Resolve a day where no one does anything (hunger bites happen)."""
+    """Resolve a day where no one does anything: the evening (hunger bites come with the night, R224)."""
     gm.apply("resolve")
     assert gm.c.interlude is not None and gm.c.interlude.step == "sleep"
 
@@ -158,7 +158,7 @@ def test_an_expedition_cannot_start_once_someone_has_announced() -> None:
     begin(gm)
     gm.apply(f"rest:{gm.c.party[0].id}")
     job = ids(gm)[f"expedition:{gm.c.jobs[0].location}"]
-    assert not job.available and job.reason == "Someone has already announced an action today."
+    assert not job.available and job.reason is not None and "this evening" in job.reason
 
 
 # --- Blacksalt events ----------------------------------------------------------------------------------
@@ -549,7 +549,8 @@ def test_hunger_bites() -> None:
     a.adv.character.afflictions = {"hungry", "parched"}
     c.adv.character.afflictions = {"hungry"}
     before = gm.c.stats.decay_rolls
-    skip_to_sleep(gm)  # b and c have none: they eat a's spare
+    skip_to_sleep(gm)
+    sleep_streets(gm)  # the night: b and c have none, they eat a's spare
     assert rations(a) == 0
     for m in (a, b, c):
         assert not m.adv.character.afflictions & {"hungry", "parched"}
@@ -563,7 +564,8 @@ def test_without_rations_hungry_and_parched_then_decay() -> None:
     b.adv.character.afflictions = {"hungry"}
     before = gm.c.stats.decay_rolls
     dice(gm, 3, 5)  # b's decay roll: 8
-    events = gm.apply("resolve")
+    gm.apply("resolve")
+    events = sleep_streets(gm)  # hunger bites with the night (R224)
     assert a.adv.character.afflictions >= {"hungry", "parched"}
     assert gm.c.stats.decay_rolls == before + 1
     decay = next(e for e in events if e.kind == "decay")
@@ -577,6 +579,7 @@ def test_decay_doom_in_the_interlude_is_the_settlements() -> None:
     a.adv.character.afflictions = {"hungry"}
     dice(gm, 3, 4)  # decay 7: advance the doom tracker (R88)
     gm.apply("resolve")
+    sleep_streets(gm)
     assert interlude.settlement(gm).doom == 1
 
 
@@ -998,3 +1001,133 @@ def test_everyone_sleeping_at_the_inn_shows_what_it_costs_them_all() -> None:
     each = ids(gm)[f"sleep:{gm.c.party[0].id}:inn"].cost.silver
     assert each > 0
     assert ids(gm)["sleep:all:inn"].cost.silver == each * len(gm.c.party)
+
+
+# --- issue #14: a campaign a good player can win --------------------------------------------------------
+
+
+def test_recruiting_is_never_a_source_of_income() -> None:
+    """A recruit's coin stays theirs and their kit is not for sale (R223): deaths do not pay."""
+    gm = game(party=2)
+    begin(gm)
+    gm.death(gm.c.party[1], "test")
+    before = gm.c.silver
+    events = gm.apply("recruit")
+    new = gm.c.party[1]
+    assert gm.c.silver == before and new.adv.character.silver == 0
+    assert any(e.kind == "recruit" and "not for sale" in e.text for e in events)
+    assert new.adv.inventory.items and interlude.sellable(gm, new) == []
+    assert not ids(gm)[f"sell:{new.id}"].available
+
+
+def test_shop_and_set_out_on_the_same_day() -> None:
+    """The day's actions resolve, then in the evening the party may still leave (R224); the night's hunger
+    bites only if it stays."""
+    gm = game(party=2)
+    feed(gm, 1)
+    begin(gm)
+    a = gm.c.party[0]
+    gm.apply(f"rest:{a.id}")
+    assert not ids(gm)[f"expedition:{gm.c.jobs[0].location}"].available
+    gm.apply("resolve")
+    assert gm.c.interlude is not None and gm.c.interlude.step == "sleep"
+    assert rations(a) == 1  # no hunger bite yet: it comes with the night
+    job = next(j for j in gm.c.jobs if j.days == 0) if any(j.days == 0 for j in gm.c.jobs) else gm.c.jobs[0]
+    go = ids(gm)[f"expedition:{job.location}"]
+    assert go.available
+    gm.apply(go.id)
+    assert gm.c.phase in (Phase.EXPLORATION, Phase.COMBAT)
+
+
+def test_the_evening_departure_is_not_offered_on_the_night_of_a_return() -> None:
+    gm = game()
+    feed(gm)
+    begin(gm)
+    gm.c.phase = Phase.EXPLORATION
+    interlude.start(gm, returning=True)
+    assert not any(a.kind in ("expedition", "travel") for a in gm.legal_actions())
+
+
+def test_a_pack_mule_eats_two_rations_a_night_in_town() -> None:
+    gm = game(party=1)
+    begin(gm)
+    m = gm.c.party[0]
+    m.adv.inventory.add_container("Pack mule", 10, on_body=False)
+    give(m, "Ration", 3)
+    skip_to_sleep(gm)
+    events = sleep_streets(gm)
+    assert rations(m) == 0  # one for the adventurer, two for the mule
+    assert any(e.kind == "mule" and e.data["rations"] == 2 for e in events)
+    assert any(p.container == "Pack mule" for p in m.adv.inventory.places)
+    skip_to_sleep(gm)
+    events = sleep_streets(gm)
+    assert not any(p.container == "Pack mule" for p in m.adv.inventory.places)  # unfed: gone
+    assert any(e.kind == "mule" and "knacker" in e.text for e in events)
+
+
+def test_the_road_back_costs_what_the_road_there_cost() -> None:
+    """One rule for the road (R222): days of hunger bites both ways."""
+    gm = game(party=2)
+    feed(gm, 10)
+    begin(gm)
+    job = gm.c.jobs[0]
+    job.days = 2
+    day = gm.c.day
+    gm.apply(f"expedition:{job.location}")
+    assert gm.c.day == day + 2 and gm.c.expedition is not None and gm.c.expedition.road_days == 2
+    left = [rations(m) for m in gm.c.party]
+    from rules.gm import exploration
+
+    gm.c.phase = Phase.EXPLORATION
+    gm.c.combat = None
+    exploration.leave(gm)
+    assert gm.c.day == day + 4
+    assert [rations(m) for m in gm.c.party] == [x - 2 for x in left]
+    summary = next(e for e in gm.events if e.kind == "expedition_summary")
+    assert summary.data["days"] == 5 and summary.data["road_days"] == 2
+
+
+def test_the_expedition_summary_and_the_passage_line() -> None:
+    gm = game(party=2)
+    feed(gm, 10)
+    begin(gm)
+    job = next((j for j in gm.c.jobs if j.days == 0), gm.c.jobs[0])
+    job.days = 0
+    gm.apply(f"expedition:{job.location}")
+    loc = gm.c.locations[job.location]
+    loc.cleared = True  # the master fell
+    gm.c.party[0].adv.inventory.add(Carried("Silver chalice", "", value=30, rarity="valuable"))
+    from rules.gm import exploration
+
+    gm.c.phase = Phase.EXPLORATION
+    gm.c.combat = None
+    gm.events = []
+    exploration.leave(gm)
+    s = next(e for e in gm.events if e.kind == "expedition_summary")
+    for key in ("days", "turns", "rooms", "fights", "loot", "loot_value", "bounty", "fallen", "silver", "goal",
+                "to_go"):
+        assert key in s.data, key
+    assert s.data["loot_value"] == 30 and s.data["bounty"] == loc.bounty and s.data["fallen"] == []
+    assert s.data["to_go"] == gm.c.goal_silver - gm.c.silver
+    assert "Passage off Blacksalt" in s.text and "Silver chalice" in s.text
+    events = sleep_streets(gm)
+    day = next(e for e in events if e.kind == "day")
+    assert f"{gm.c.goal_silver - gm.c.silver} to go" in day.text and day.data["goal"] == gm.c.goal_silver
+
+
+def test_the_blacksalt_event_roll_is_the_books() -> None:
+    """1-3 bad, 4-5 nothing, 6 an opportunity: half the days are bad, as printed (not a bug of the roll)."""
+    bs = CONTENT.blacksalt.events
+    kinds = [bs.lookup(face).special for face in range(1, 7)]
+    assert kinds == ["bad_event"] * 3 + [None, None] + ["opportunity"]
+
+
+def test_the_autoplay_sets_out_in_the_evening_when_ready() -> None:
+    gm = game(party=2)
+    feed(gm, 3)
+    begin(gm)
+    give(gm.c.party[0], "Torches", 2)
+    gm.apply(f"rest:{gm.c.party[0].id}")
+    gm.apply("resolve")
+    pick = interlude_policy.suggest(gm, gm.legal_actions())
+    assert pick.kind == "expedition"

@@ -40,7 +40,7 @@ def test_leaving_at_once_never_wins() -> None:
     assert out.won == 0.0
 
 
-def test_the_course_is_decided_once_for_a_side_s_turn_and_saved_with_the_fight(
+def test_the_course_is_decided_once_a_round_and_saved_with_the_fight(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     gm = arena([("Plagued Rat", 2)], party=2, surprise=None)
@@ -56,8 +56,8 @@ def test_the_course_is_decided_once_for_a_side_s_turn_and_saved_with_the_fight(
     monkeypatch.setattr(lookahead, "play_out", counted)
     first = lookahead.plan(gm, cs)
     assert calls == ["fight", "leave"]
-    assert (cs.plan, cs.plan_at) == (first, f"{cs.round}:{cs.phase}")
-    assert lookahead.plan(gm, cs) == first and len(calls) == 2  # kept for the rest of this side's turn
+    assert (cs.plan, cs.plan_at) == (first, f"{cs.round}")
+    assert lookahead.plan(gm, cs) == first and len(calls) == 2  # kept for the rest of this round
     assert "plan" in dump(cs)  # a resumed save keeps to it
 
 
