@@ -447,8 +447,15 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
                 continue
             if reason is None and power.ready is not None:
                 reason = power.ready(gm, who)
+            if reason is None and power.aim == "self" and core.lasting(cs, f, spell):
+                reason = "Already in effect for this fight."
             keep = _chance(ch, Attr.INT)
-            for aim in powers.fight_targets(gm, cs, f, power):
+            aims = powers.fight_targets(gm, cs, f, power)
+            if not aims:  # said once, greyed, so the spell is not lost from sight
+                out.append(_act(f"cast:{f.id}:{spell}", "cast", f"{who.name}: cast {spell}", f, cost,
+                                reason=reason or "No target in reach.", params=(("spell", spell),),
+                                rule=rule))  # fmt: skip
+            for aim in aims:
                 label = f"{who.name}: cast {spell}" + ("" if power.aim == "self" else f" on {aim.whom}")
                 label += f" (INT {keep} to keep it)"
                 out.append(_act(f"cast:{f.id}:{spell}:{aim.id}", "cast", label, f, cost, target=aim.id,
@@ -567,7 +574,9 @@ def _move_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Acti
 
 
 def _allies_close(gm: GM, cs: CombatState, f: Fighter) -> list[tuple[Fighter, Member]]:
-    return [(g, m) for g, m in core.standing(gm, cs) if g is not f and grid.close(g.tile, f.tile)]
+    """Allies next to ``f`` one can reach (not one locked in an arcane crystal: nothing touches them)."""
+    return [(g, m) for g, m in core.standing(gm, cs) if g is not f and grid.close(g.tile, f.tile)
+            and not core.lasting(cs, g, "Arcane prison")]  # fmt: skip
 
 
 @_for_fighter
@@ -1332,7 +1341,7 @@ def _intimidate(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
     f.used.append("intimidate")
     atk = parse_attack("PRE 1N")  # "attacking with PRE 1N all nearby enemies"
     for foe in list(cs.active_foes()):
-        if grid.distance(f.tile, foe.tile) > grid.NEARBY:
+        if grid.distance(f.tile, foe.tile) > grid.NEARBY or core.lasting(cs, foe, "Arcane prison"):
             continue
         if _test(gm, cs, f, who, Attr.PRE, f"intimidating {core.label(foe)}").verdict.success:
             hurt_foe(gm, cs, foe, atk.damage, f"{who.name}'s intimidation", effects=frozenset({Effect.NON_LETHAL}),
@@ -1393,7 +1402,8 @@ def _cast(gm: GM, cs: CombatState, f: Fighter, who: Member, spell: str, target: 
         has_conductor=has_conductor(gm, who),
         player=lambda t: gm.decider.reroll(gm, who, t),
     )
-    gm.emit("cast", f"{who.name} casts {spell}: {res.outcome.value}.", who=who.id, spell=spell,
+    lost = " It slips from memory." if res.outcome is SpellOutcome.MISHAP and spell in book.forgotten else ""
+    gm.emit("cast", f"{who.name} casts {spell}: {res.outcome.value}.{lost}", who=who.id, spell=spell,
             outcome=res.outcome.value)  # fmt: skip
     if power is not None and power.fight is not None:
         power.fight(gm, cs, f, who, target)

@@ -63,6 +63,7 @@ class Power:
     reach: int = grid.CLOSE  # in a fight: how far the target may stand (tiles), the caster always included
     area: bool = False  # in a fight: no target to choose, it takes everyone within ``reach`` of the caster
     aim: Aim = "ally"
+    others: bool = False  # aimed at someone else than the caster (Nether swap)
     fits: Fits | None = None  # why an enemy in reach is no target for it (None: it is)
     ready: Callable[[GM, Member], str | None] | None = None  # out of a fight: why not now (None: it may)
 
@@ -124,8 +125,12 @@ def fight_targets(gm: GM, cs: CombatState, f: Fighter, power: Power) -> list[Aim
         return [Aimed(f.id, "everyone Nearby" if power.area else "themself", f)]
     out: list[Aimed] = []
     if power.aim in ("ally", "creature"):
-        out += [Aimed(g.id, "themself" if g is f else m.name, g) for g, m in core.standing(gm, cs)
-                if g is f or grid.distance(f.tile, g.tile) <= power.reach]  # fmt: skip
+        for g, m in core.standing(gm, cs):
+            if (g is f and power.others) or (g is not f and grid.distance(f.tile, g.tile) > power.reach):
+                continue
+            why = "Locked in an arcane crystal: nothing touches them." if g is not f and core.lasting(
+                cs, g, "Arcane prison") else None  # fmt: skip
+            out.append(Aimed(g.id, "themself" if g is f else m.name, g, why))
     if power.aim in ("foe", "creature"):
         for e in cs.active_foes():
             far = grid.distance(f.tile, e.tile)
@@ -413,7 +418,7 @@ def _living_or_undead(gm: GM, cs: CombatState, e: Foe) -> str | None:
 
 
 def _living(gm: GM, cs: CombatState, e: Foe) -> str | None:
-    return None if core.living(gm, core.sheet(gm, e.monster)) else "Only the living sleep (RULINGS R192)."
+    return None if core.living(gm, core.sheet(gm, e.monster)) else "Only the living sleep."
 
 
 def _undead(gm: GM, cs: CombatState, e: Foe) -> str | None:
@@ -480,6 +485,8 @@ _register(Power("spell", "Glue", fight=_glue, reach=grid.NEARBY, aim="foe"))
 def _prison(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter | Foe) -> None:
     """Arcane prison: "can't act or be interacted with for 1d6 turns" (an ally too: out of harm's way)."""
     _last(gm, cs, who, "Arcane prison", "spell", "is locked in an arcane crystal")
+    if isinstance(who, Fighter):
+        who.actions = 0  # "can't act": not even for the rest of this turn
 
 
 _register(Power("spell", "Arcane prison", fight=_prison, reach=grid.NEARBY, aim="creature"))
@@ -505,7 +512,7 @@ def _swap(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter | Fo
     gm.emit("swap", f"{caster.name} and {_name(gm, who)} swap places (Nether swap).", who=caster.id)
 
 
-_register(Power("spell", "Nether swap", fight=_swap, reach=grid.NEARBY, aim="creature"))
+_register(Power("spell", "Nether swap", fight=_swap, reach=grid.NEARBY, aim="creature", others=True))
 
 
 def _blast(gm: GM, cs: CombatState, at: Tile, reason: str) -> None:
@@ -591,6 +598,8 @@ _register(Power("spell", "Command undead", fight=_command, reach=grid.NEARBY, ai
 
 def _hold(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter | Foe) -> None:
     _last(gm, cs, who, "Hold", "prayer", "is paralysed")
+    if isinstance(who, Fighter):
+        who.actions = 0  # "reducing the target's actions to zero"
 
 
 _register(Power("prayer", "Hold", fight=_hold, reach=grid.NEARBY, aim="foe"))
@@ -627,6 +636,8 @@ _register(Power("prayer", "Dirge", fight=_dirge, reach=grid.NEARBY, aim="foe"))
 def _purge(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter | Foe) -> None:
     """Purge the filth: "can't act for 2 combat turns ... After that the target heals 3 wounds." """
     core.put(cs, who, "Purge the filth", 2)
+    if isinstance(who, Fighter):
+        who.actions = 0  # "can't act for 2 combat turns", this one among them
     gm.emit("effect", f"{_name(gm, who)} retches black slime: no action for 2 turns, then 3 wounds heal.",
             effect="Purge the filth", **({"foe": who.id} if isinstance(who, Foe) else {"who": who.id}))  # fmt: skip
 

@@ -339,8 +339,8 @@ def test_purge_the_filth_stops_an_ally_two_turns_then_heals_three() -> None:
     ally = gm.c.member(fb.id).adv.character
     ally.attrs[Attr.DEX].wounds = 3
     pray(gm, fa, "Purge the filth", fb.id)
-    assert fb.actions == 2 or not fb.fast  # it stops them from their next turn on
-    assert fb.effects["Purge the filth"] >= cs.round + 1
+    assert fb.actions == 0  # retching: no action, this turn (under way) among the two
+    assert fb.effects["Purge the filth"] == cs.round + 1
 
 
 def test_prayer_of_summer_mends_a_point_of_everyones_armour() -> None:
@@ -596,3 +596,35 @@ def test_mind_fog_keeps_a_close_enemy_from_going_after_anyone() -> None:
     from rules.gm import combat_foes
 
     assert combat_foes.moves(gm, cs, e) == {}
+
+
+# --- from the wizard's playtest -------------------------------------------------------------------------------
+
+
+def test_an_ally_locked_in_the_crystal_stops_at_once_and_is_out_of_reach() -> None:
+    gm = arena([("Hobgoblin", 1)], party=2)
+    cs = hall(gm)
+    fa, fb = cs.fighters
+    wizard(gm, fa, "Arcane prison")
+    put(gm, fa, 6, 1)
+    put(gm, fb, 7, 1)
+    put(gm, cs.foes[0], 14, 1)
+    fb.actions = 2
+    cast(gm, fa, "Arcane prison", fb.id, 1)
+    assert fb.actions == 0
+    assert not any(a.available for a in gm.legal_actions() if a.who == fb.id and a.kind != "end")
+    assert not any(a.target == fb.id and a.kind in ("help", "give") for a in gm.legal_actions())
+
+
+def test_nether_swap_is_not_offered_on_the_caster() -> None:
+    gm, _cs, f, _e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Nether swap")
+    assert f"cast:{f.id}:Nether swap:{f.id}" not in listed(gm)
+
+
+def test_magic_shield_is_greyed_once_up_and_a_spell_with_no_target_says_so() -> None:
+    gm, _cs, f, _e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Magic Shield", "Explode corpse")
+    assert listed(gm)[f"cast:{f.id}:Explode corpse"].reason == "No target in reach."
+    cast(gm, f, "Magic Shield", f.id)
+    assert listed(gm)[f"cast:{f.id}:Magic Shield:{f.id}"].reason == "Already in effect for this fight."
