@@ -25,16 +25,18 @@ beside exploration     ``camp`` (setup, camp actions, the ambush), ``freeform`` 
 rewards                ``rewards``: what a room feature gives on a success, a handler per kind
 encounters             ``encounters``: attitudes, parley, bribes, wanderers
 combat                 ``combat`` (entry points) > ``combat_actions`` (the adventurers' actions) >
-                       ``powers`` (what spells and prayers do, keyed by name, in and out of a
-                       fight) > ``combat_flow`` (setup, the turn loop, the end) > ``combat_foes`` (enemy
+                       ``powers`` (what spells, prayers and manoeuvres do, keyed by the content's
+                       names, in and out of a fight; ``blacksalt validate`` names any the GM
+                       cannot play) > ``combat_flow`` (setup, the turn loop, the end) > ``combat_foes`` (enemy
                        sheets, damage to enemies, their AI) > ``combat_core`` (fighters, harm,
                        stun) > ``combat_gear`` (weapons and shields) | ``combat_grid`` (tiles)
 services               ``services``: :class:`~rules.gm.services.GM` — tests, fatigue, harm,
                        afflictions, death, the doom and omens trackers, decay, table rows, the
                        player's decisions (:class:`~rules.gm.services.Decider`); it hands over to
                        the procedures above only through ``GM.procedures``, which the facade fills
-gear, places           ``gear`` (kits, items spent, light, losses) | ``places`` (doors, who is in a
-                       room, keys, hidden loot)
+gear, places, alchemy  ``gear`` (kits, items spent, light, losses) | ``places`` (doors, who is in a
+                       room, keys, hidden loot) | ``alchemy`` (extracts from the dead, the
+                       recipes' mixes, potions as items)
 state                  ``campaign`` (a new campaign) > ``state`` (the campaign: plain dataclasses,
                        saved whole) > ``combat_state`` (the saved fight) | ``table`` (a phase's
                        actions by kind) > ``events`` (actions and events) | ``serial`` (to and
