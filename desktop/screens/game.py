@@ -9,6 +9,8 @@ step's events.  When the campaign is over it shows the end: escaped or perished,
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
 from html import escape
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -16,6 +18,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QFrame,
@@ -33,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.cautions import Caution, cautions
 from desktop.widgets.action_list import ActionList
 from desktop.widgets.log_view import LogView
 from desktop.widgets.party_panel import PartyPanel
@@ -75,6 +79,48 @@ class GenericView(QWidget):
 
     def trigger_number(self, n: int) -> bool:
         return self.actions_list.trigger(n)
+
+
+class CautionDialog(QDialog):
+    """A trap the player may not have seen (:mod:`desktop.cautions`): go on, or not; and "don't ask again".
+    The safe answer (not going) is the default: Enter and Esc both keep the party where it is."""
+
+    def __init__(self, parent: QWidget | None, caution: Caution) -> None:
+        from desktop.keys import DialogKeyGuard
+
+        super().__init__(parent)
+        self.setObjectName(f"caution:{caution.key}")
+        self.setWindowTitle(caution.title)
+        self.setMinimumWidth(440)
+        col = QVBoxLayout(self)
+        col.setContentsMargins(18, 14, 18, 14)
+        col.setSpacing(10)
+        head = QLabel(escape(caution.title))
+        head.setProperty("role", "heading")
+        col.addWidget(head)
+        text = QLabel(escape(caution.text))
+        text.setWordWrap(True)
+        text.setObjectName("caution_text")
+        col.addWidget(text)
+        self.never_again = QCheckBox("Don't ask again")
+        self.never_again.setObjectName("dont_ask")
+        self.never_again.setToolTip("Settings > Restore defaults brings every warning back.")
+        col.addWidget(self.never_again)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.go = QPushButton(caution.go)
+        self.go.setObjectName("caution_go")
+        self.go.setAutoDefault(False)
+        self.go.clicked.connect(self.accept)
+        self.stay = QPushButton("Not yet")
+        self.stay.setObjectName("caution_stay")
+        self.stay.setProperty("role", "primary")
+        self.stay.setDefault(True)
+        self.stay.clicked.connect(self.reject)
+        row.addWidget(self.go)
+        row.addWidget(self.stay)
+        col.addLayout(row)
+        self.key_guard = DialogKeyGuard(self)
 
 
 class OverView(QWidget):
@@ -185,6 +231,8 @@ class GameScreen(QWidget):
             decider = QtDecider(self.settings, parent=self)
         self.decider = decider
         session.gm.decider = decider
+        #: ``caution(c) -> (go on, never ask again)``: a dialog by default; tests replace it with a script.
+        self.caution: Callable[[Caution], tuple[bool, bool]] = self._caution_dialog
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(8, 6, 8, 8)
@@ -314,6 +362,8 @@ class GameScreen(QWidget):
         """Run ``action`` (one saved step); a refused one is shown in a message box and changes nothing."""
         if self._busy:
             return []
+        if not self.confirm(action):
+            return []
         self._busy = True
         try:
             events = self.session.apply(action)
@@ -338,6 +388,29 @@ class GameScreen(QWidget):
             self._busy = False
         self.stepped.emit(events)
         return events
+
+    def confirm(self, action: Action) -> bool:
+        """Warn of the traps in ``action`` (:mod:`desktop.cautions`) not silenced in the settings; False when
+        the player would rather not go on.  "Don't ask again" is saved in the settings at once."""
+        for c in cautions(self.session.gm, action):
+            if c.key in self.settings.dont_ask:
+                continue
+            go, never = self.caution(c)
+            if never:
+                self.settings.dont_ask = sorted({*self.settings.dont_ask, c.key})
+                with contextlib.suppress(OSError):  # kept for this session; the settings screen tells of it
+                    self.settings.save()
+            if not go:
+                return False
+        return True
+
+    def _caution_dialog(self, caution: Caution) -> tuple[bool, bool]:
+        dlg = CautionDialog(self, caution)
+        go = dlg.exec() == QDialog.DialogCode.Accepted
+        never = dlg.never_again.isChecked()
+        dlg.removeEventFilter(dlg.key_guard)
+        dlg.deleteLater()
+        return go, never
 
     def _drop_input_of_the_step(self) -> None:
         """Keys and clicks that came while the step ran were meant for the screen as it was before: they are
