@@ -364,9 +364,12 @@ class GameScreen(QWidget):
             return []
         if not self.confirm(action):
             return []
+        tester = self.pick_tester(action)
+        if tester == "":
+            return []  # the player took it back: nothing happened
         self._busy = True
         try:
-            events = self.session.apply(action)
+            events = self.session.apply(action, tester=tester)
         except (RuleError, ValueError, KeyError) as exc:
             self._busy = False
             self._finish_decider()
@@ -403,6 +406,24 @@ class GameScreen(QWidget):
             if not go:
                 return False
         return True
+
+    def pick_tester(self, action: Action) -> str | None:
+        """Who makes ``action``'s test, when several may: the decider asks the player (best odds first and the
+        default; with "the GM decides" the best odds go).  None: the GM picks; ``""``: the player took it back."""
+        choose = getattr(self.decider, "choose_tester", None)
+        if choose is None:
+            return None
+        from desktop.chances import TESTED_KINDS, testers
+
+        if action.kind not in TESTED_KINDS or not action.available:
+            return None
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            chances = testers(self.session.gm, action)
+        finally:
+            QApplication.restoreOverrideCursor()
+        answer = choose(self.session.gm, action, chances)
+        return None if answer is None else str(answer)
 
     def _caution_dialog(self, caution: Caution) -> tuple[bool, bool]:
         dlg = CautionDialog(self, caution)
