@@ -321,7 +321,8 @@ class GM:
         for _ in range(points):
             if attr is None:
                 options = [a.value for a in ATTRS if ch.attrs[a].available > 0] or [a.value for a in ATTRS]
-                a = Attr(self.decider.choose(self, member, f"fatigue ({reason})", options))
+                prompt = f"takes 1 fatigue ({reason}): on which attribute? It loses one die until rested"
+                a = Attr(self.decider.choose(self, member, prompt, options))
             else:
                 a = Attr.parse(attr) if isinstance(attr, str) else attr
             report = ch.add_fatigue(a)
