@@ -112,3 +112,48 @@ def attack_chance(gm: GM, action: Action) -> Chance | None:
     """The odds of an attack (None when it makes no test: a free critical hit, or the engine refuses it)."""
     seen = first_test(gm, action)
     return chance_of(*seen) if seen is not None else None
+
+
+# --- prices: the dice a price is rolled with (the market, haggling) ------------------------------------------
+
+
+def price_spread(content: Any, rarity: str) -> dict[int, float]:
+    """Every price a ware of ``rarity`` may be rolled at, with its chance (the rarity's dice, as
+    :func:`rules.settlement.roll_price` rolls them when a market opens or a price is haggled)."""
+    from rules.dice import DiceExpr
+
+    entry = next((r for r in content.items.rarities if r.name == rarity), None)
+    if entry is None:
+        return {}
+    if not isinstance(entry.price, str):
+        return {int(entry.price): 1.0}
+    expr = DiceExpr.parse(entry.price)
+    sums = {0: 1.0}
+    for _ in range(expr.count):
+        nxt: dict[int, float] = {}
+        for total, p in sums.items():
+            for face in range(1, expr.sides + 1):
+                nxt[total + face] = nxt.get(total + face, 0.0) + p / expr.sides
+        sums = nxt
+    return {expr.mult * s + expr.bonus: p for s, p in sums.items()}
+
+
+def price_dice(content: Any, rarity: str) -> str:
+    """ "2 + 2d6 (4–14)": how a price of ``rarity`` is rolled, and its range ("free", a plain number)."""
+    entry = next((r for r in content.items.rarities if r.name == rarity), None)
+    spread = price_spread(content, rarity)
+    if entry is None or not spread:
+        return ""
+    lo, hi = min(spread), max(spread)
+    if lo == hi:
+        return "free" if lo == 0 else f"{lo} s"
+    return f"{entry.price} ({lo}–{hi})"
+
+
+def haggle_odds(content: Any, rarity: str, asked: int, keep_either: bool = False) -> tuple[float, float]:
+    """The chances that haggling over a price of ``asked`` ends lower, and higher (never, when the haggler
+    keeps either price): the price is rolled again on the rarity's dice."""
+    spread = price_spread(content, rarity)
+    lower = sum(p for v, p in spread.items() if v < asked)
+    higher = 0.0 if keep_either else sum(p for v, p in spread.items() if v > asked)
+    return lower, higher
