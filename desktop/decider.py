@@ -260,7 +260,8 @@ class DecisionDialog(QDialog):
         self.chosen: int | None = None
         col = QVBoxLayout(self)
         col.setContentsMargins(18, 14, 18, 14)
-        head = QLabel(escape(prompt))
+        head = QLabel(prompt)
+        head.setTextFormat(Qt.TextFormat.PlainText)  # an escaped "Swarm&#x27;s" showed as is
         head.setProperty("role", "heading")
         head.setWordWrap(True)
         col.addWidget(head)
@@ -322,7 +323,8 @@ class TesterDialog(QDialog):
         self.chosen: str | None = None
         col = QVBoxLayout(self)
         col.setContentsMargins(18, 14, 18, 14)
-        head = QLabel(escape(f"Who tries it? {action.label}"))
+        head = QLabel(f"Who tries it? {action.label}")
+        head.setTextFormat(Qt.TextFormat.PlainText)
         head.setProperty("role", "heading")
         head.setWordWrap(True)
         col.addWidget(head)

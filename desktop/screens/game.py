@@ -49,6 +49,10 @@ if TYPE_CHECKING:
     from rules.gm.events import Action, Event
 
 
+#: The least height of the phase view (map, grid, town) beside the log, in pixels.
+LOG_KEEPS_VIEW = 330
+
+
 class PhaseView(Protocol):
     def refresh(self, events: list[Event]) -> None: ...
 
@@ -95,10 +99,12 @@ class CautionDialog(QDialog):
         col = QVBoxLayout(self)
         col.setContentsMargins(18, 14, 18, 14)
         col.setSpacing(10)
-        head = QLabel(escape(caution.title))
+        head = QLabel(caution.title)
+        head.setTextFormat(Qt.TextFormat.PlainText)
         head.setProperty("role", "heading")
         col.addWidget(head)
-        text = QLabel(escape(caution.text))
+        text = QLabel(caution.text)
+        text.setTextFormat(Qt.TextFormat.PlainText)
         text.setWordWrap(True)
         text.setObjectName("caution_text")
         col.addWidget(text)
@@ -256,15 +262,18 @@ class GameScreen(QWidget):
         self.stack.addWidget(self.over)
 
         self.log = LogView(self)
-        self.log.setMinimumHeight(120)
+        self.log.setMinimumHeight(90)
         self.log.set_history(session.log())
+        # the phase view keeps room for a readable map or grid however far the log is dragged up (an enlarged
+        # log once squeezed the grid to a thumbnail); the log starts at about a third of the height
+        self.stack.setMinimumHeight(LOG_KEEPS_VIEW)
 
         centre = QSplitter(Qt.Orientation.Vertical, self)
         centre.addWidget(self.stack)
         centre.addWidget(self.log)
-        centre.setStretchFactor(0, 4)
+        centre.setStretchFactor(0, 2)
         centre.setStretchFactor(1, 1)
-        centre.setSizes([500, 170])
+        centre.setSizes([440, 230])
         centre.setChildrenCollapsible(False)
         self.centre = centre
         body = QHBoxLayout()
