@@ -319,7 +319,7 @@ class TesterDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("tester_dialog")
         self.setWindowTitle("Who tries it?")
-        self.setMinimumWidth(480)
+        self.setMinimumWidth(580)
         self.chosen: str | None = None
         col = QVBoxLayout(self)
         col.setContentsMargins(18, 14, 18, 14)

@@ -273,7 +273,7 @@ class GameScreen(QWidget):
         centre.addWidget(self.log)
         centre.setStretchFactor(0, 2)
         centre.setStretchFactor(1, 1)
-        centre.setSizes([440, 230])
+        centre.setSizes([470, 200])
         centre.setChildrenCollapsible(False)
         self.centre = centre
         body = QHBoxLayout()

@@ -294,8 +294,8 @@ class InterludeView(QWidget):
         self.doom_track = DoomTrack()
         self.doom_label = _label("", "muted", wrap=True)  # the whole effect, on two lines if need be: never cut
         self.doom_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
-        self.doom_label.setMinimumWidth(240)
-        self.doom_label.setMaximumWidth(440)
+        self.doom_label.setMinimumWidth(300)
+        self.doom_label.setMaximumWidth(600)
         self.doom_label.setObjectName("settlement_doom")
         right.addWidget(self.doom_track, 0, Qt.AlignmentFlag.AlignRight)
         right.addWidget(self.doom_label)
@@ -1002,6 +1002,10 @@ class InterludeView(QWidget):
         size = place.size if place is not None else 0
         doom = place.doom if place is not None else 0
         held = place.prices if place is not None else {}
+        from rules.settlement import doom_state
+
+        doom_row = doom_state(content, doom)
+        surcharge = doom_row.price_increase if doom_row is not None else 0
         self.shop_title.setText(f"The market of {c.settlement}")
         self.shop_sub.setText(
             "What could be for sale here, and the chance it is in stock today. Stock and prices are rolled when "
@@ -1027,8 +1031,17 @@ class InterludeView(QWidget):
             self._cell(r, 3, f"{chance:.0%}", "good" if chance >= 0.99 else ("danger" if chance == 0 else ""))
             price = held.get(w.name)
             if price is None:  # not rolled yet: the dice it will be rolled with, and the range
-                self._cell(r, 4, price_dice(content, w.rarity), "muted",
-                           tip="Rolled when someone goes shopping; held until the next interlude.")  # fmt: skip
+                dice = price_dice(content, w.rarity)
+                if surcharge and dice != "free":
+                    dice += f" +{surcharge}"
+                self._cell(
+                    r,
+                    4,
+                    dice,
+                    "muted",
+                    tip="Rolled when someone goes shopping; held until the next "
+                    "interlude." + (f" The settlement's doom adds {surcharge} silver." if surcharge else ""),
+                )
             else:
                 self._cell(r, 4, f"{price} s" if price else "free", "gold", tip="The price held here.")
             text = self._ware_text(w.name, plain=True)
