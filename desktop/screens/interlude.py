@@ -573,6 +573,18 @@ class InterludeView(QWidget):
             row, col, span = spots[kind]
             grid.addWidget(self._day_button(base, options), row, col, 1, span)
         lay.addLayout(grid)
+        closed = [
+            f"{a.label.split(': ', 1)[-1]}: {a.reason}"
+            for a in mine
+            if a.param("option") is None
+            and not a.available
+            and a.reason
+            and not any(o.available for o in mine if o.kind == a.kind)
+        ]
+        if closed:  # a greyed day action says why on the card, not only in its tooltip
+            note = _label("Not now — " + "; ".join(closed), "reason", wrap=True)
+            note.setObjectName(f"closed:{m.id}")
+            lay.addWidget(note)
         lay.addStretch(1)
         return frame
 

@@ -232,3 +232,23 @@ def test_haggling_shows_its_odds(qtbot, view: InterludeView) -> None:  # type: i
     assert haggle_odds(content, "common", 4, keep_either=True) == pytest.approx((0.5, 0.0))
     assert sorted(price_spread(content, "uncommon"))[0] == 4  # 2 + 2d6
     assert max(price_spread(content, "valuable")) == 36  # 3 x 2d6
+
+
+def test_a_closed_day_action_says_why_on_the_card(qtbot, view: InterludeView, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import dataclasses
+
+    from PySide6.QtWidgets import QLabel
+
+    s = view.session
+    begin(qtbot, view)
+    m = s.campaign.party[0]
+    real = s.actions
+
+    def closed() -> list[Action]:
+        return [dataclasses.replace(a, available=False, reason="Nothing to sell.") if a.id == f"sell:{m.id}" else a
+                for a in real()]  # fmt: skip
+
+    monkeypatch.setattr(s, "actions", closed)
+    view.refresh([])
+    note = view.findChild(QLabel, f"closed:{m.id}")
+    assert note is not None and "Sell: Nothing to sell." in note.text()
