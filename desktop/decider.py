@@ -25,9 +25,11 @@ from rules.gm.engine import AutoDecider
 from rules.gm.state import Phase
 
 if TYPE_CHECKING:
+    from desktop.chances import Chance
     from desktop.widgets.dice_tray import DiceTray
     from rules.armor import ArmorPart
     from rules.gm.engine import GM
+    from rules.gm.events import Action
     from rules.gm.state import Member
 
 #: ``ask(kind, payload) -> answer``: kind is before_test, reroll, after_test, wound, armour or choose.
@@ -97,6 +99,18 @@ class QtDecider:
             return
         self._ask("after_test", gm=gm, member=member, test=roll)
 
+    def choose_tester(self, gm: GM, action: Action, chances: list[Chance]) -> str | None:
+        """Who makes ``action``'s test (``chances``: everyone who may, best odds first): the player's pick, the
+        best odds when the GM decides (or the question is not answered), ``""`` when the player takes it back."""
+        if not chances:
+            return None
+        if self.gm_decides or len(chances) == 1:
+            return chances[0].who
+        answer = self._ask("tester", gm=gm, action=action, chances=chances)
+        if answer == "":
+            return ""
+        return str(answer) if any(c.who == answer for c in chances) else chances[0].who
+
     def finish(self) -> None:
         """The step is over: close the tray if it is still open."""
         if self.tray is not None:
@@ -163,6 +177,8 @@ class QtDecider:
         """The default ``ask``: the dice tray for tests, a small dialog of buttons for the rest."""
         if kind in ("before_test", "reroll", "after_test"):
             return self._ask_tray(kind, p)
+        if kind == "tester":
+            return tester_dialog(self.parent, p["action"], p["chances"])
         member = p.get("member")
         who = member.name if member is not None else "The party"
         if kind == "wound" and member is not None:
@@ -244,7 +260,8 @@ class DecisionDialog(QDialog):
         self.chosen: int | None = None
         col = QVBoxLayout(self)
         col.setContentsMargins(18, 14, 18, 14)
-        head = QLabel(escape(prompt))
+        head = QLabel(prompt)
+        head.setTextFormat(Qt.TextFormat.PlainText)  # an escaped "Swarm&#x27;s" showed as is
         head.setProperty("role", "heading")
         head.setWordWrap(True)
         col.addWidget(head)
@@ -290,3 +307,63 @@ def choose_dialog(parent: QWidget | None, prompt: str, labels: list[str], rule: 
     if dlg.chosen is None:  # only when the application closes it (quitting): the step in flight is not saved
         raise RuntimeError("the question was closed without an answer")
     return dlg.chosen
+
+
+class TesterDialog(QDialog):
+    """Who makes the test of the action about to be taken: one button per adventurer who may, with their exact
+    odds, best first (the default: Enter takes it).  Nothing has happened yet: Esc takes the action back."""
+
+    def __init__(self, parent: QWidget | None, action: Action, chances: list[Chance]) -> None:
+        from desktop.keys import DialogKeyGuard
+
+        super().__init__(parent)
+        self.setObjectName("tester_dialog")
+        self.setWindowTitle("Who tries it?")
+        self.setMinimumWidth(580)
+        self.chosen: str | None = None
+        col = QVBoxLayout(self)
+        col.setContentsMargins(18, 14, 18, 14)
+        head = QLabel(f"Who tries it? {action.label}")
+        head.setTextFormat(Qt.TextFormat.PlainText)
+        head.setProperty("role", "heading")
+        head.setWordWrap(True)
+        col.addWidget(head)
+        note = QLabel("The exact odds of each, with their afflictions, fatigue and wounds as they stand now.")
+        note.setProperty("role", "muted")
+        note.setWordWrap(True)
+        col.addWidget(note)
+        self.buttons: list[QPushButton] = []
+        for i, c in enumerate(chances):
+            best = " — best odds" if i == 0 else ""
+            b = QPushButton(f"{i + 1}. {c.name}{best}\n    {c.text()}")
+            b.setObjectName(f"tester:{c.who}")
+            b.setStyleSheet("text-align: left;")
+            if i < 9:
+                b.setShortcut(str(i + 1))
+            if i == 0:
+                b.setDefault(True)
+                b.setProperty("role", "primary")
+            b.clicked.connect(lambda _=False, who=c.who: self.pick(who))
+            col.addWidget(b)
+            self.buttons.append(b)
+        back = QPushButton("Not now (Esc)")
+        back.setObjectName("tester_cancel")
+        back.setAutoDefault(False)
+        back.clicked.connect(self.reject)
+        col.addWidget(back, 0, Qt.AlignmentFlag.AlignRight)
+        self.setWindowModality(Qt.WindowModality.ApplicationModal)
+        self.key_guard = DialogKeyGuard(self)
+
+    def pick(self, who: str) -> None:
+        self.chosen = who
+        self.accept()
+
+
+def tester_dialog(parent: QWidget | None, action: Action, chances: list[Chance]) -> str:
+    """The adventurer chosen for ``action``'s test, or ``""`` when the player took the action back."""
+    dlg = TesterDialog(parent, action, chances)
+    dlg.exec()
+    chosen = dlg.chosen or ""
+    dlg.removeEventFilter(dlg.key_guard)
+    dlg.deleteLater()
+    return chosen

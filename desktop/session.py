@@ -141,10 +141,11 @@ class Session:
         """Every action of this moment, the unavailable ones with their reason."""
         return self.gm.legal_actions()
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: Action, *, tester: str | None = None) -> list[Event]:
         """Run ``action`` and commit the step before returning its events.  If the engine refuses the action
-        (:class:`rules.checks.RuleError`) nothing is saved and the campaign is as it was."""
-        events = self.gm.apply(action)
+        (:class:`rules.checks.RuleError`) nothing is saved and the campaign is as it was.  ``tester``: the
+        adventurer the player sends to make the step's test (the GM picks when None)."""
+        events = self.gm.apply(action, tester=tester)
         c = self.gm.c
         self.save.commit_step(c.stats.steps, c.to_dict(), [e.to_dict() for e in events], summary(c))
         for listener in list(self.listeners):

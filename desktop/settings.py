@@ -43,6 +43,9 @@ class Settings:
     text_size: float = 10.5
     gm_rerolls: bool = False
     animation_speed: int = 1
+    #: The warnings the player asked never to see again ("don't ask again"), by their keys
+    #: (:mod:`desktop.warnings`): ``no_rations``, ``no_light``, ``job_unfinished``.
+    dont_ask: list[str] = field(default_factory=list)
     #: Why the file on disk was not used, if it was not (shown on the settings screen; not saved).
     load_error: str | None = field(default=None, compare=False, repr=False)
 
@@ -50,6 +53,7 @@ class Settings:
         self.text_size = min(TEXT_SIZE_MAX, max(TEXT_SIZE_MIN, float(self.text_size)))
         self.gm_rerolls = bool(self.gm_rerolls)
         self.animation_speed = min(max(ANIMATION_SPEEDS), max(min(ANIMATION_SPEEDS), int(self.animation_speed)))
+        self.dont_ask = sorted({str(k) for k in self.dont_ask})
 
     @property
     def saves_folder(self) -> Path:
@@ -72,7 +76,10 @@ class Settings:
             if f.name == "load_error" or f.name not in data:
                 continue
             value, default = data[f.name], getattr(defaults, f.name)
-            if isinstance(default, bool):
+            if isinstance(default, list):
+                if isinstance(value, list):
+                    kwargs[f.name] = [v for v in value if isinstance(v, str)]
+            elif isinstance(default, bool):
                 if isinstance(value, bool):
                     kwargs[f.name] = value
             elif isinstance(value, int | float) and not isinstance(value, bool):

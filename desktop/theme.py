@@ -168,6 +168,8 @@ QLabel[role="heading"] {{
     color: {c["paper"]};
 }}
 QLabel[role="muted"] {{ color: {c["muted"]}; }}
+QLabel[role="unavailable"] {{ color: #7a705f; }}
+QLabel[role="reason"] {{ color: #c4806e; font-style: italic; }}
 QLabel[role="danger"] {{ color: {c["danger"]}; font-weight: bold; }}
 QLabel[role="good"] {{ color: {c["good"]}; font-weight: bold; }}
 QLabel[role="gold"] {{ color: {c["gold"]}; }}
@@ -214,6 +216,7 @@ QPushButton:disabled, QToolButton:disabled {{
     color: #5f5747;
     border-color: #2a241c;
 }}
+QPushButton[unavailable="true"] {{ background-color: #161310; border: 1px dashed #3b3126; }}
 QPushButton[role="primary"] {{
     background-color: {c["accent"]};
     color: {c["paper"]};

@@ -452,7 +452,7 @@ def apply_class(adv: Adventurer, content: Content, class_name: str, rng: Random,
         adv.background = bg.name
         for t in bg.traits:
             if bg.trait_undefined:
-                adv.notes.append(f"{t}: the book names this trait without defining it (see RULINGS.md)")
+                adv.notes.append(f"{t}: the book names this trait without saying what it does")
                 ch.traits.append(t)
             else:
                 gain_trait(adv, content, t)

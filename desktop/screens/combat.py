@@ -396,6 +396,7 @@ class CombatView(QWidget):
         self.grid.setMinimumSize(240, 180)
         self.grid.chosen.connect(self._choose)
         self.grid.selected.connect(self._pick)
+        self.grid.refused.connect(self._refused)
         left.addWidget(self.grid, 1)
         self.hint = QLabel()
         self.hint.setProperty("role", "muted")
@@ -493,13 +494,18 @@ class CombatView(QWidget):
         moves = [a for a in mine if a.kind == "move"]
         reach = sum(1 for a in moves if a.available and a.param("x") is not None)
         if reach:
-            hint = f"Gold tile: move ({moves[0].cost}) · marked enemy: attack it · right click: every option."
+            hint = (f"Gold tile: move ({moves[0].cost}) · marked enemy: the attack with the best odds · right click: "
+                    "every attack, with its odds.")  # fmt: skip
         else:
             why = next((a.reason for a in moves if a.reason), None)
             hint = f"No move now{': ' + why.rstrip('.') if why else ''}. Click a marked enemy to attack it."
         if len(set(a.who for a in self._actions if a.available)) > 1:
             hint += " Tab or a click on an adventurer: who acts next."
         self.hint.setText(hint)
+        if self.hint.property("role") != "muted":
+            self.hint.setProperty("role", "muted")
+            self.hint.style().unpolish(self.hint)
+            self.hint.style().polish(self.hint)
 
     def _listed(self, mine: list[Action], names: dict[str, str], cs: CombatState) -> list[Action]:
         """The acting adventurer's actions for the list: targeted ones only when possible (else one, greyed, to
@@ -537,6 +543,13 @@ class CombatView(QWidget):
     def _choose(self, action: Action) -> None:
         if action.available:
             self.act.emit(action)
+
+    def _refused(self, why: str) -> None:
+        """A click that could do nothing (an enemy out of reach) says why where the player looks."""
+        self.hint.setText(why)
+        self.hint.setProperty("role", "danger")
+        self.hint.style().unpolish(self.hint)
+        self.hint.style().polish(self.hint)
 
     def _pick(self, fighter_id: str) -> None:
         if any(a.who == fighter_id and a.available for a in self._actions) and fighter_id != self._acting:

@@ -9,6 +9,8 @@ step's events.  When the campaign is over it shows the end: escaped or perished,
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
 from html import escape
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -16,6 +18,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QFrame,
@@ -33,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.cautions import Caution, cautions
 from desktop.widgets.action_list import ActionList
 from desktop.widgets.log_view import LogView
 from desktop.widgets.party_panel import PartyPanel
@@ -43,6 +47,10 @@ if TYPE_CHECKING:
     from desktop.session import Session
     from desktop.settings import Settings
     from rules.gm.events import Action, Event
+
+
+#: The least height of the phase view (map, grid, town) beside the log, in pixels.
+LOG_KEEPS_VIEW = 330
 
 
 class PhaseView(Protocol):
@@ -75,6 +83,50 @@ class GenericView(QWidget):
 
     def trigger_number(self, n: int) -> bool:
         return self.actions_list.trigger(n)
+
+
+class CautionDialog(QDialog):
+    """A trap the player may not have seen (:mod:`desktop.cautions`): go on, or not; and "don't ask again".
+    The safe answer (not going) is the default: Enter and Esc both keep the party where it is."""
+
+    def __init__(self, parent: QWidget | None, caution: Caution) -> None:
+        from desktop.keys import DialogKeyGuard
+
+        super().__init__(parent)
+        self.setObjectName(f"caution:{caution.key}")
+        self.setWindowTitle(caution.title)
+        self.setMinimumWidth(440)
+        col = QVBoxLayout(self)
+        col.setContentsMargins(18, 14, 18, 14)
+        col.setSpacing(10)
+        head = QLabel(caution.title)
+        head.setTextFormat(Qt.TextFormat.PlainText)
+        head.setProperty("role", "heading")
+        col.addWidget(head)
+        text = QLabel(caution.text)
+        text.setTextFormat(Qt.TextFormat.PlainText)
+        text.setWordWrap(True)
+        text.setObjectName("caution_text")
+        col.addWidget(text)
+        self.never_again = QCheckBox("Don't ask again")
+        self.never_again.setObjectName("dont_ask")
+        self.never_again.setToolTip("Settings > Restore defaults brings every warning back.")
+        col.addWidget(self.never_again)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.go = QPushButton(caution.go)
+        self.go.setObjectName("caution_go")
+        self.go.setAutoDefault(False)
+        self.go.clicked.connect(self.accept)
+        self.stay = QPushButton("Not yet")
+        self.stay.setObjectName("caution_stay")
+        self.stay.setProperty("role", "primary")
+        self.stay.setDefault(True)
+        self.stay.clicked.connect(self.reject)
+        row.addWidget(self.go)
+        row.addWidget(self.stay)
+        col.addLayout(row)
+        self.key_guard = DialogKeyGuard(self)
 
 
 class OverView(QWidget):
@@ -185,6 +237,8 @@ class GameScreen(QWidget):
             decider = QtDecider(self.settings, parent=self)
         self.decider = decider
         session.gm.decider = decider
+        #: ``caution(c) -> (go on, never ask again)``: a dialog by default; tests replace it with a script.
+        self.caution: Callable[[Caution], tuple[bool, bool]] = self._caution_dialog
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(8, 6, 8, 8)
@@ -208,15 +262,18 @@ class GameScreen(QWidget):
         self.stack.addWidget(self.over)
 
         self.log = LogView(self)
-        self.log.setMinimumHeight(120)
+        self.log.setMinimumHeight(90)
         self.log.set_history(session.log())
+        # the phase view keeps room for a readable map or grid however far the log is dragged up (an enlarged
+        # log once squeezed the grid to a thumbnail); the log starts at about a third of the height
+        self.stack.setMinimumHeight(LOG_KEEPS_VIEW)
 
         centre = QSplitter(Qt.Orientation.Vertical, self)
         centre.addWidget(self.stack)
         centre.addWidget(self.log)
-        centre.setStretchFactor(0, 4)
+        centre.setStretchFactor(0, 2)
         centre.setStretchFactor(1, 1)
-        centre.setSizes([500, 170])
+        centre.setSizes([470, 200])
         centre.setChildrenCollapsible(False)
         self.centre = centre
         body = QHBoxLayout()
@@ -314,9 +371,14 @@ class GameScreen(QWidget):
         """Run ``action`` (one saved step); a refused one is shown in a message box and changes nothing."""
         if self._busy:
             return []
+        if not self.confirm(action):
+            return []
+        tester = self.pick_tester(action)
+        if tester == "":
+            return []  # the player took it back: nothing happened
         self._busy = True
         try:
-            events = self.session.apply(action)
+            events = self.session.apply(action, tester=tester)
         except (RuleError, ValueError, KeyError) as exc:
             self._busy = False
             self._finish_decider()
@@ -338,6 +400,47 @@ class GameScreen(QWidget):
             self._busy = False
         self.stepped.emit(events)
         return events
+
+    def confirm(self, action: Action) -> bool:
+        """Warn of the traps in ``action`` (:mod:`desktop.cautions`) not silenced in the settings; False when
+        the player would rather not go on.  "Don't ask again" is saved in the settings at once."""
+        for c in cautions(self.session.gm, action):
+            if c.key in self.settings.dont_ask:
+                continue
+            go, never = self.caution(c)
+            if never:
+                self.settings.dont_ask = sorted({*self.settings.dont_ask, c.key})
+                with contextlib.suppress(OSError):  # kept for this session; the settings screen tells of it
+                    self.settings.save()
+            if not go:
+                return False
+        return True
+
+    def pick_tester(self, action: Action) -> str | None:
+        """Who makes ``action``'s test, when several may: the decider asks the player (best odds first and the
+        default; with "the GM decides" the best odds go).  None: the GM picks; ``""``: the player took it back."""
+        choose = getattr(self.decider, "choose_tester", None)
+        if choose is None:
+            return None
+        from desktop.chances import TESTED_KINDS, testers
+
+        if action.kind not in TESTED_KINDS or not action.available:
+            return None
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            chances = testers(self.session.gm, action)
+        finally:
+            QApplication.restoreOverrideCursor()
+        answer = choose(self.session.gm, action, chances)
+        return None if answer is None else str(answer)
+
+    def _caution_dialog(self, caution: Caution) -> tuple[bool, bool]:
+        dlg = CautionDialog(self, caution)
+        go = dlg.exec() == QDialog.DialogCode.Accepted
+        never = dlg.never_again.isChecked()
+        dlg.removeEventFilter(dlg.key_guard)
+        dlg.deleteLater()
+        return go, never
 
     def _drop_input_of_the_step(self) -> None:
         """Keys and clicks that came while the step ran were meant for the screen as it was before: they are

@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.chances import haggle_odds, price_dice
 from desktop.theme import COLORS, serif_font
 from desktop.widgets.inventory import InventoryView
 
@@ -83,6 +84,13 @@ def _label(text: str, role: str = "", wrap: bool = False) -> QLabel:
     if role:
         lab.setProperty("role", role)
     lab.setWordWrap(wrap)
+    return lab
+
+
+def _plain(text: str, role: str = "") -> QLabel:
+    """A wrapped label of plain text (an escaped text in a label Qt takes for plain shows its "&#x27;")."""
+    lab = _label(text, role, wrap=True)
+    lab.setTextFormat(Qt.TextFormat.PlainText)
     return lab
 
 
@@ -284,8 +292,10 @@ class InterludeView(QWidget):
         right = QVBoxLayout()
         right.setSpacing(2)
         self.doom_track = DoomTrack()
-        self.doom_label = _label("", "muted")
-        self.doom_label.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.doom_label = _label("", "muted", wrap=True)  # the whole effect, on two lines if need be: never cut
+        self.doom_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+        self.doom_label.setMinimumWidth(300)
+        self.doom_label.setMaximumWidth(600)
         self.doom_label.setObjectName("settlement_doom")
         right.addWidget(self.doom_track, 0, Qt.AlignmentFlag.AlignRight)
         right.addWidget(self.doom_label)
@@ -324,7 +334,7 @@ class InterludeView(QWidget):
         steps = content.blacksalt.settlement_doom
         self.doom_track.set_doom(doom, len(steps))
         state = doom_state(content, doom)
-        self.doom_label.setText(f"Doom {doom}/{len(steps)}" + (f": {_short(state.text, 60)}" if state else
+        self.doom_label.setText(f"Doom {doom}/{len(steps)}" + (f": {state.text}" if state else
                                                                 ": the locals pay you no mind"))  # fmt: skip
         self.doom_label.setProperty("role", "danger" if state is not None and state.hunted else "muted")
         self.doom_label.style().unpolish(self.doom_label)
@@ -563,6 +573,18 @@ class InterludeView(QWidget):
             row, col, span = spots[kind]
             grid.addWidget(self._day_button(base, options), row, col, 1, span)
         lay.addLayout(grid)
+        closed = [
+            f"{a.label.split(': ', 1)[-1]}: {a.reason}"
+            for a in mine
+            if a.param("option") is None
+            and not a.available
+            and a.reason
+            and not any(o.available for o in mine if o.kind == a.kind)
+        ]
+        if closed:  # a greyed day action says why on the card, not only in its tooltip
+            note = _label("Not now — " + "; ".join(closed), "reason", wrap=True)
+            note.setObjectName(f"closed:{m.id}")
+            lay.addWidget(note)
         lay.addStretch(1)
         return frame
 
@@ -689,7 +711,7 @@ class InterludeView(QWidget):
         table.setMinimumWidth(240)
         shown = next(loc for loc in content.blacksalt.sleep if loc.rule == self._sleep_shown)
         tlay.addWidget(_label(f"{shown.name} — {shown.table.dice}", "subtitle", wrap=True))
-        tlay.addWidget(_label(escape(shown.text), "muted", wrap=True))
+        tlay.addWidget(_plain(shown.text, "muted"))
         rows = _label(self._sleep_table_html(shown), "", wrap=True)
         rows.setTextFormat(Qt.TextFormat.RichText)
         rows.setObjectName("sleep_table")
@@ -914,9 +936,40 @@ class InterludeView(QWidget):
             self._row_button(r, 6, a, "Buy", reuse=same)
             more = extra.get(("haggle", name)) or extra.get(("restock", name))
             if more is not None:
-                self._row_button(r, 7, more, "Haggle" if more.kind == "haggle" else "Ask around", reuse=same)
+                label = "Ask around"
+                if more.kind == "haggle" and asked is not None and m is not None:
+                    label = self._haggle_label(more, m, rarity, asked)
+                self._row_button(r, 7, more, label, reuse=same)
+                if more.kind == "haggle" and asked is not None and m is not None:
+                    self._haggle_tip(r, more, m, rarity, asked)
         t.setColumnHidden(7, not extra)
         self.shop_note.setText("Only the one at the market buys; the others shop when their own action comes.")
+
+    def _keeps_either(self, m: Member) -> bool:
+        from rules.gm.interlude import _skill_flag
+
+        try:
+            return bool(_skill_flag(self.session.gm, m, "price_reroll_keep_either"))
+        except Exception:  # the engine's helper changed: assume the plain reroll
+            return False
+
+    def _haggle_label(self, action: Action, m: Member, rarity: str, asked: int) -> str:
+        lower, _ = haggle_odds(self.session.gm.content, rarity, asked, self._keeps_either(m))
+        return f"Haggle {lower:.0%}"
+
+    def _haggle_tip(self, row: int, action: Action, m: Member, rarity: str, asked: int) -> None:
+        """The haggle button's tooltip: the dice the price is rolled again with, and the odds either way."""
+        holder = self.shop_table.cellWidget(row, 7)
+        b = holder.findChild(QPushButton) if holder is not None else None
+        if b is None:
+            return
+        keep = self._keeps_either(m)
+        lower, higher = haggle_odds(self.session.gm.content, rarity, asked, keep)
+        dice = price_dice(self.session.gm.content, rarity)
+        after = ("the lower of the two prices is kept" if keep else f"{higher:.0%} it ends higher; the new price "
+                 "stands")  # fmt: skip
+        b.setToolTip(action_tip(action) + f"<br>The price ({asked} s) is rolled again: {escape(dice)}.<br>"
+                     f"<b>{lower:.0%}</b> it ends lower; {after}.")  # fmt: skip
 
     def _shop_selling(self, acts: list[Action], m: Member | None) -> None:
         from rules.odds import odds
@@ -961,10 +1014,15 @@ class InterludeView(QWidget):
         size = place.size if place is not None else 0
         doom = place.doom if place is not None else 0
         held = place.prices if place is not None else {}
+        from rules.settlement import doom_state
+
+        doom_row = doom_state(content, doom)
+        surcharge = doom_row.price_increase if doom_row is not None else 0
         self.shop_title.setText(f"The market of {c.settlement}")
         self.shop_sub.setText(
             "What could be for sale here, and the chance it is in stock today. Stock and prices are rolled when "
-            "someone goes shopping; a price holds until the next interlude."
+            "someone goes shopping (until then the dice a price is rolled with, and its range); a price holds "
+            "until the next interlude."
         )
         for kind, text in (("shop", "Go shopping"), ("sell", "Sell")):
             for a in acts:
@@ -974,7 +1032,7 @@ class InterludeView(QWidget):
                     self.shop_people.addWidget(self._button(a, f"{who}: {text}"))
         self.shop_people.addStretch(1)
         wares = list(self._ware_info().values())
-        self._setup_table(["Item", "Kind", "Rarity", "Chance in stock", "Price held", "What it is"], stretch=5)
+        self._setup_table(["Item", "Kind", "Rarity", "Chance in stock", "Price", "What it is"], stretch=5)
         t = self.shop_table
         t.setRowCount(len(wares))
         for r, w in enumerate(wares):
@@ -984,7 +1042,20 @@ class InterludeView(QWidget):
             self._cell(r, 2, w.rarity, RARITY_ROLE.get(w.rarity, ""))
             self._cell(r, 3, f"{chance:.0%}", "good" if chance >= 0.99 else ("danger" if chance == 0 else ""))
             price = held.get(w.name)
-            self._cell(r, 4, "—" if price is None else (f"{price} s" if price else "free"), "gold")
+            if price is None:  # not rolled yet: the dice it will be rolled with, and the range
+                dice = price_dice(content, w.rarity)
+                if surcharge and dice != "free":
+                    dice += f" +{surcharge}"
+                self._cell(
+                    r,
+                    4,
+                    dice,
+                    "muted",
+                    tip="Rolled when someone goes shopping; held until the next "
+                    "interlude." + (f" The settlement's doom adds {surcharge} silver." if surcharge else ""),
+                )
+            else:
+                self._cell(r, 4, f"{price} s" if price else "free", "gold", tip="The price held here.")
             text = self._ware_text(w.name, plain=True)
             self._cell(r, 5, _short(text, 90), "muted", tip=f"<i>“{escape(text)}”</i>" if text else "")
         self.shop_note.setText("Announce “Go shopping” (above or on the Day tab), then resolve the day." if step ==
@@ -1045,7 +1116,15 @@ class InterludeView(QWidget):
         c = self.session.campaign
         content = self.session.gm.content
         by_loc = {a.target: a for a in acts if a.kind == "expedition"}
-        if not c.jobs:
+        begin = next((a for a in acts if a.kind == "begin" and a.available), None)
+        if not c.jobs and begin is not None:
+            # the board is put up as the day begins: say so (the Day tab's text speaks of jobs already)
+            note = _label("The job board goes up when the interlude begins (Begin the interlude on the Day tab, "
+                          "Ctrl+Enter): the day's Blacksalt event is rolled, then the work on offer is posted "
+                          "here.", "muted", wrap=True)  # fmt: skip
+            note.setObjectName("jobs_not_yet")
+            self.jobs_box.addWidget(note)
+        elif not c.jobs:
             self.jobs_box.addWidget(_label("No one is posting work today.", "muted"))
         for job in c.jobs:
             loc = c.locations.get(job.location)

@@ -259,7 +259,9 @@ class SettingsScreen(QWidget):
         self.animation.setValue(d.animation_speed)
         for w in (self.text_size, self.gm_rerolls, self.animation):
             w.blockSignals(False)
-        self._set(text_size=d.text_size, gm_rerolls=d.gm_rerolls, animation_speed=d.animation_speed)
+        # the warnings silenced with "don't ask again" come back too
+        self._set(text_size=d.text_size, gm_rerolls=d.gm_rerolls, animation_speed=d.animation_speed,
+                  dont_ask=list(d.dont_ask))  # fmt: skip
 
     def _leave(self) -> None:
         if self._apply_timer.isActive():

@@ -1,8 +1,9 @@
 """Buttons for a list of engine :class:`~rules.gm.events.Action`\\ s: the label, the cost, the reason.
 
 Every number shown comes from the action itself: its ``cost`` (turns, actions, silver, items) and, when it
-cannot be taken now, its ``reason`` (the button is greyed and the reason is its tooltip).  The available
-actions are numbered 1, 2, 3... in the order shown, so a screen can bind the number keys to :meth:`trigger`.
+cannot be taken now, its ``reason`` (the button is greyed and the reason is written under its label and in its
+tooltip).  The available actions are numbered 1, 2, 3... in the order shown, so a screen can bind the number
+keys to :meth:`trigger`.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ def _esc(text: str) -> str:
 
 
 class ActionButton(QPushButton):
-    """One action: its number key, label on the left, cost on the right (gold), greyed when unavailable."""
+    """One action: its number key, label on the left, cost on the right (gold).  One that cannot be taken now
+    is greyed, has a dash for a number, and says why under its label ("Not now: ..."), not only in a tooltip."""
 
     def __init__(self, action: Action, number: int | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -58,6 +60,7 @@ class ActionButton(QPushButton):
         self.number = number
         self.setObjectName(f"action:{action.id}")
         self.setProperty("action_id", action.id)
+        self.setProperty("unavailable", not action.available)
         self.setEnabled(action.available)
         self.setToolTip(tooltip(action))
         self.setCursor(Qt.CursorShape.PointingHandCursor if action.available else Qt.CursorShape.ArrowCursor)
@@ -66,27 +69,45 @@ class ActionButton(QPushButton):
         row = QHBoxLayout(self)
         row.setContentsMargins(10, 4, 10, 4)
         row.setSpacing(8)
-        self.key_label = QLabel(str(number) if number is not None else "")
+        self.key_label = QLabel(str(number) if number is not None else ("–" if not action.available else ""))
         self.key_label.setFixedWidth(16)
-        self.key_label.setProperty("role", "gold")
+        self.key_label.setProperty("role", "gold" if action.available else "unavailable")
         self.text_label = QLabel(action.label)
         self.text_label.setWordWrap(True)
         self.text_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.reason_label = QLabel(f"Not now: {action.reason or 'not possible'}" if not action.available else "")
+        self.reason_label.setObjectName("reason")
+        self.reason_label.setWordWrap(True)
+        self.reason_label.setProperty("role", "reason")
+        self.reason_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        if action.available:
+            self.reason_label.hide()
         self.cost_label = QLabel(cost_text(action))
-        self.cost_label.setProperty("role", "gold" if action.available else "muted")
+        self.cost_label.setProperty("role", "gold" if action.available else "unavailable")
         self.cost_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        for lab in (self.key_label, self.text_label, self.cost_label):
+        words = QVBoxLayout()
+        words.setContentsMargins(0, 0, 0, 0)
+        words.setSpacing(1)
+        words.addWidget(self.text_label)
+        words.addWidget(self.reason_label)
+        for lab in (self.key_label, self.text_label, self.reason_label, self.cost_label):
             lab.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-            row.addWidget(lab)
-        row.setStretch(1, 1)
+        row.addWidget(self.key_label)
+        row.addLayout(words, 1)
+        row.addWidget(self.cost_label)
         if not action.available:
-            self.text_label.setProperty("role", "muted")
+            self.text_label.setProperty("role", "unavailable")
 
     def text_height(self, width: int) -> int:
-        """The button's height for ``width``: the label wraps onto as many lines as it needs."""
+        """The button's height for ``width``: the label (and the reason) wrap onto as many lines as they need."""
         side = self.key_label.width() + self.cost_label.sizeHint().width() + 20 + 16
-        h = self.text_label.heightForWidth(max(60, width - side))
-        return max(30, (h if h > 0 else self.text_label.sizeHint().height()) + 10)
+        inner = max(60, width - side)
+        h = self.text_label.heightForWidth(inner)
+        h = h if h > 0 else self.text_label.sizeHint().height()
+        if not self.action.available:
+            r = self.reason_label.heightForWidth(inner)
+            h += (r if r > 0 else self.reason_label.sizeHint().height()) + 1
+        return max(30, h + 10)
 
     def sizeHint(self) -> QSize:
         return QSize(260, self.text_height(max(self.width(), 260)))

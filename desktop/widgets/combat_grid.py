@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
@@ -95,6 +95,7 @@ class CombatGrid(QWidget):
 
     chosen = Signal(object)
     selected = Signal(str)
+    refused = Signal(str)  # why a click did nothing (an enemy out of reach): the view says it on screen
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -116,6 +117,7 @@ class CombatGrid(QWidget):
         self._background: QPixmap | None = None
         self._background_key: object = None
         self._rings: dict[str, str] = {}
+        self._odds: dict[str, Any] = {}  # attack action id -> its Chance (desktop.chances), for this state
 
     # --- state -------------------------------------------------------------------------------------------
 
@@ -125,6 +127,7 @@ class CombatGrid(QWidget):
         self._gm = gm
         self._cs = gm.c.combat
         self._actions = list(actions)
+        self._odds = {}
         whos = [a.who for a in self._actions if a.available and a.who]
         self._active = active if active in whos else (whos[0] if whos else None)
         mine = [a for a in self._actions if a.who == self._active and self._active is not None]
@@ -185,9 +188,26 @@ class CombatGrid(QWidget):
         self.update()
 
     def default_attack(self, foe_id: str) -> Action | None:
-        """The attack a click on ``foe_id`` makes: the first available one the engine listed."""
+        """The attack a click on ``foe_id`` makes: of the available ones, the one with the best odds (exact, from
+        :mod:`desktop.chances`); the right-click menu offers every other."""
         options = self._attacks.get(foe_id)
-        return options[0] if options else None
+        if not options:
+            return None
+        if len(options) == 1 or self._gm is None:
+            return options[0]
+        return min(options, key=lambda a: self._chance_key(a))
+
+    def attack_odds(self, action: Action) -> Any:
+        """The :class:`desktop.chances.Chance` of an attack (computed once per state), or None."""
+        if action.id not in self._odds and self._gm is not None:
+            from desktop.chances import attack_chance
+
+            self._odds[action.id] = attack_chance(self._gm, action)
+        return self._odds.get(action.id)
+
+    def _chance_key(self, action: Action) -> tuple[float, ...]:
+        c = self.attack_odds(action)
+        return (-1.0, 0.0, 0.0) if c is None else c.key  # no test (a free critical hit): the best
 
     # --- layout and the cached room --------------------------------------------------------------------------
 
@@ -540,6 +560,7 @@ class CombatGrid(QWidget):
             else:
                 why = next((a.reason for a in self._targeting.get(foe.id, []) if a.kind == "attack" and a.reason), None)
                 QToolTip.showText(event.globalPosition().toPoint(), why or "No attack reaches it now.", self)
+                self.refused.emit(f"No attack on {foe.monster} now: {(why or 'none reaches it').rstrip('.')}.")
             return
         if fighter is not None and not fighter.dead:
             self.selected.emit(fighter.id)
@@ -564,7 +585,9 @@ class CombatGrid(QWidget):
         menu = QMenu(self)
         menu.setToolTipsVisible(True)
         for a in actions:
-            item = menu.addAction(f"{a.label}  [{a.cost}]")
+            odds = self.attack_odds(a) if a.kind == "attack" and a.available else None
+            hit = f" — {odds.success:.0%} to hit" if odds is not None else ""
+            item = menu.addAction(f"{a.label}  [{a.cost}]{hit}")
             item.setEnabled(a.available)
             if a.reason:
                 item.setToolTip(a.reason)
@@ -606,7 +629,11 @@ class CombatGrid(QWidget):
             return ""
         foe = self._foe_at(tile)
         if foe is not None:
-            return foe_sheet_html(gm, foe, self._targeting.get(foe.id, []))
+            targeting = self._targeting.get(foe.id, [])
+            default = self.default_attack(foe.id)
+            if default is not None:  # "Click:" names the attack a click makes
+                targeting = [default] + [a for a in targeting if a.id != default.id]
+            return foe_sheet_html(gm, foe, targeting)
         fighter = self._fighter_at(tile)
         if fighter is not None:
             return fighter_html(gm, fighter)

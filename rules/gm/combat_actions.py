@@ -869,7 +869,10 @@ def _recover(gm: GM, cs: CombatState, f: Fighter, who: Member, what: str, attr: 
 
 
 def _move(gm: GM, cs: CombatState, f: Fighter, who: Member, to: tuple[int, int]) -> None:
-    gm.emit("move", f"{who.name} moves to {to[0]},{to[1]}.", who=who.id, frm=list(f.tile), to=list(to))
+    steps = grid.distance(f.tile, to)
+    where = " to the way out" if cs.exit is not None and tuple(cs.exit) == tuple(to) else ""
+    gm.emit("move", f"{who.name} moves {steps} tile{'s' if steps != 1 else ''}{where}.", who=who.id,
+            frm=list(f.tile), to=list(to))  # fmt: skip
     f.x, f.y = to
     if f.shield and not who.adv.character.has_skill("Shield Master"):
         f.shield = 0  # "Moving will remove any unused shield tokens" (Shield Master: "Moving does not remove")

@@ -56,8 +56,11 @@ class GM(Services):
             return []
         return self.procedures.phases[self.c.phase].actions(self)
 
-    def apply(self, action: str | Action) -> list[Event]:
-        """Do one step; return what happened.  Unknown or unavailable actions raise :class:`RuleError`."""
+    def apply(self, action: str | Action, *, tester: str | None = None) -> list[Event]:
+        """Do one step; return what happened.  Unknown or unavailable actions raise :class:`RuleError`.
+
+        ``tester``: the adventurer the player sends to make the step's test (who forces the door, who searches),
+        instead of the GM's pick; ignored when they may not make it (the pool is the skilled, or they fell)."""
         wanted = action.id if isinstance(action, Action) else action
         legal = {a.id: a for a in self.legal_actions()}
         if wanted not in legal:
@@ -66,7 +69,11 @@ class GM(Services):
         if not chosen.available:
             raise RuleError(chosen.reason or f"{chosen.label}: not now")
         self.events = []
-        self.procedures.phases[self.c.phase].apply(self, chosen)
+        self.tester = tester
+        try:
+            self.procedures.phases[self.c.phase].apply(self, chosen)
+        finally:
+            self.tester = None
         if self.c.phase is Phase.COMBAT:
             # whatever the step did (a fight begun by a doom event, fatigue in the dark), the fight
             # runs on until someone must choose: a step never ends with a fight no one can act in

@@ -998,7 +998,7 @@ def _exit_actions(gm: GM) -> list[Action]:
                 _turn_cost(1),
                 not barred,
                 "Enemies are here." if barred else None,
-                rule="The way out was sealed by the dungeon; breaking through is loud work (RULINGS).",
+                rule="The way out was sealed by the dungeon: breaking through is a STR test, and loud.",
             )
         )
     return out

@@ -69,6 +69,7 @@ from rules.gm.events import Action, Cost
 from rules.gm.gear import use_up
 from rules.gm.places import door_state
 from rules.gm.rewards import next_threshold
+from rules.gm.services import take_tester
 from rules.gm.state import Phase
 from rules.notation import NotationError, parse_attack
 
@@ -164,6 +165,9 @@ def actor(gm: GM, attr: Attr | None, verb: Verb | None) -> Member:
     pool = gm.active()
     if not pool:
         raise RuleError("no one can act")
+    chosen = take_tester(gm, pool)
+    if chosen is not None:
+        return chosen
 
     def key(m: Member) -> tuple[int, int, int, int]:
         ch = m.adv.character

@@ -148,6 +148,9 @@ class GM:
         self.content = content
         self.maker = maker
         self.decider: Decider = decider or AutoDecider()
+        #: the adventurer the player chose to make the step's test (:meth:`rules.gm.engine.GM.apply`); taken by
+        #: the first :func:`best` that may use them, then forgotten.  Not saved: it lives for one step.
+        self.tester: str | None = None
         self.rng: Random = rng_from(campaign.rng)
         self.events: list[Event] = []
         self._sites: dict[str, Site] = {}
@@ -345,7 +348,8 @@ class GM:
         for _ in range(points):
             if attr is None:
                 options = [a.value for a in ATTRS if ch.attrs[a].available > 0] or [a.value for a in ATTRS]
-                a = Attr(self.decider.choose(self, member, f"fatigue ({reason})", options))
+                prompt = f"takes 1 fatigue ({reason}): on which attribute? It loses one die until rested"
+                a = Attr(self.decider.choose(self, member, prompt, options))
             else:
                 a = Attr.parse(attr) if isinstance(attr, str) else attr
             report = ch.add_fatigue(a)
@@ -665,9 +669,19 @@ def store_armour(gm: GM, member: Member, part: ArmorPart) -> None:
             return
 
 
+def take_tester(gm: GM, pool: list[Member]) -> Member | None:
+    """The adventurer the player chose for the step's test, if among ``pool``; the choice is used up."""
+    wanted, gm.tester = gm.tester, None
+    return next((m for m in pool if m.id == wanted), None) if wanted else None
+
+
 def best(gm: GM, attr: Attr, members: list[Member] | None = None) -> Member:
-    """The adventurer with most available dice of ``attr`` (then proficiency)."""
+    """The adventurer the player chose for this step's test (:attr:`GM.tester`, once) if they may make it, else
+    the one with most available dice of ``attr`` (then proficiency)."""
     pool = members if members is not None else gm.active()
     if not pool:
         raise RuleError("no one can act")
+    chosen = take_tester(gm, pool)
+    if chosen is not None:
+        return chosen
     return max(pool, key=lambda m: (m.adv.character.available(attr), m.adv.character.attr(attr).proficiency))

@@ -116,6 +116,26 @@ def test_a_click_on_an_enemy_out_of_reach_does_nothing(qtbot, view) -> None:  # 
         pytest.skip("every enemy is in reach")
     _click(qtbot, v.grid, far[0].tile)
     assert h.chosen == []
+    # ... but says why, where the player looks (not only in a tooltip that may not show)
+    assert far[0].monster in v.hint.text() and "No attack" in v.hint.text()
+    assert v.hint.property("role") == "danger"
+
+
+def test_a_click_on_an_enemy_takes_the_attack_with_the_best_odds(qtbot, view) -> None:  # type: ignore[no-untyped-def]
+    from desktop.chances import Chance
+
+    v, h = view
+    assert _until(h, lambda v: bool(v.grid.attack_targets)), "no enemy came in reach"
+    foe_id = sorted(v.grid.attack_targets)[0]
+    first = v.grid._attacks[foe_id][0]
+    worse = Chance("a", "A", "STR", 1, 0.3, 0.0, 0.1, 0.5)
+    better = Chance("a", "A", "DEX", 3, 0.8, 0.2, 0.0, 0.4)
+    second = Action(first.id + ":other", "attack", first.label + " (other)", first.cost, target=foe_id, who=first.who)
+    v.grid._attacks[foe_id] = [first, second]
+    v.grid._odds = {first.id: worse, second.id: better}
+    assert v.grid.default_attack(foe_id) is second  # not the first listed: the better odds
+    v.grid._odds = {first.id: better, second.id: worse}
+    assert v.grid.default_attack(foe_id) is first
 
 
 def test_keys_end_the_turn_and_attack_the_nearest(qtbot, view) -> None:  # type: ignore[no-untyped-def]

@@ -140,3 +140,26 @@ def test_action_list_numbers_only_what_can_be_done(qtbot: Any) -> None:
     assert b is not None and not b.isEnabled() and "Nothing left" in b.toolTip()
     qtbot.mouseClick(lst.button_for("a"), Qt.MouseButton.LeftButton)
     assert got[-1].id == "a"
+
+
+def test_the_log_is_readable_and_cannot_squeeze_the_view(screen: GameScreen) -> None:
+    """#16.10: the log starts several lines high, and dragging it up leaves the map or grid usable."""
+    from desktop.screens.game import LOG_KEEPS_VIEW
+
+    screen.resize(1280, 720)
+    lines = screen.log.height() / screen.log.fontMetrics().lineSpacing()
+    assert lines >= 7
+    screen.centre.setSizes([10, 2000])  # the player drags the log as high as it goes
+    assert screen.stack.height() >= LOG_KEEPS_VIEW
+
+
+def test_a_decision_with_an_apostrophe_shows_it(qtbot: Any) -> None:
+    from PySide6.QtWidgets import QLabel
+
+    from desktop.decider import DecisionDialog
+
+    dlg = DecisionDialog(None, "The Swarm's nest: which way?", ["left", "right"])
+    qtbot.addWidget(dlg)
+    heads = [lab.text() for lab in dlg.findChildren(QLabel)]
+    assert "The Swarm's nest: which way?" in heads
+    assert not any("&#x27;" in h for h in heads)

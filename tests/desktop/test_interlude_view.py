@@ -197,3 +197,58 @@ def test_the_purse_menu_pools_and_shares_the_silver(qtbot, view: InterludeView) 
     assert sum(amounts) == total and max(amounts) - min(amounts) <= 1
     assert not view.menu_actions["share"].isEnabled()  # already even: greyed with the reason
     assert c.interlude is not None and not any(c.interlude.plans.values())  # no day's action spent
+
+
+def test_the_town_says_what_it_knows_before_anyone_shops(qtbot, view: InterludeView) -> None:  # type: ignore[no-untyped-def]
+    """#16.11: the jobs tab before the day begins, the prices' dice before shopping, the doom line whole."""
+    from PySide6.QtWidgets import QLabel
+
+    s = view.session
+    view.tabs.setCurrentIndex(TABS.index("Jobs"))
+    note = view.jobs_page.findChild(QLabel, "jobs_not_yet")
+    assert note is not None and "job board goes up" in note.text()
+    view.tabs.setCurrentIndex(TABS.index("Day"))
+    begin(qtbot, view)
+    view.tabs.setCurrentIndex(TABS.index("Shop"))
+    t = view.shop_table
+    prices = {t.item(r, 0).text(): t.item(r, 4).text() for r in range(t.rowCount()) if t.item(r, 4) is not None}
+    assert prices and "—" not in prices.values()
+    assert any("d6 (" in p for p in prices.values())  # "1d6 (1–6)": the dice the price will be rolled with
+    place = s.campaign.settlements[s.campaign.settlement]
+    from rules.settlement import doom_state
+
+    state = doom_state(s.gm.content, place.doom)
+    if state is not None:
+        assert state.text in view.doom_label.text() and view.doom_label.wordWrap()
+
+
+def test_haggling_shows_its_odds(qtbot, view: InterludeView) -> None:  # type: ignore[no-untyped-def]
+    from desktop.chances import haggle_odds, price_spread
+
+    content = view.session.gm.content
+    spread = price_spread(content, "common")
+    assert sorted(spread) == [1, 2, 3, 4, 5, 6] and abs(sum(spread.values()) - 1) < 1e-9
+    assert haggle_odds(content, "common", 4) == pytest.approx((0.5, 2 / 6))
+    assert haggle_odds(content, "common", 4, keep_either=True) == pytest.approx((0.5, 0.0))
+    assert sorted(price_spread(content, "uncommon"))[0] == 4  # 2 + 2d6
+    assert max(price_spread(content, "valuable")) == 36  # 3 x 2d6
+
+
+def test_a_closed_day_action_says_why_on_the_card(qtbot, view: InterludeView, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import dataclasses
+
+    from PySide6.QtWidgets import QLabel
+
+    s = view.session
+    begin(qtbot, view)
+    m = s.campaign.party[0]
+    real = s.actions
+
+    def closed() -> list[Action]:
+        return [dataclasses.replace(a, available=False, reason="Nothing to sell.") if a.id == f"sell:{m.id}" else a
+                for a in real()]  # fmt: skip
+
+    monkeypatch.setattr(s, "actions", closed)
+    view.refresh([])
+    note = view.findChild(QLabel, f"closed:{m.id}")
+    assert note is not None and "Sell: Nothing to sell." in note.text()

@@ -174,10 +174,10 @@ def test_a_key_pressed_while_the_step_runs_does_nothing(qtbot: Any, fight: GameS
     session = fight.session
     real = session.apply
 
-    def slow_apply(action: Any) -> Any:
+    def slow_apply(action: Any, **kw: Any) -> Any:
         # the player presses E again while the step runs: the key waits in the queue until the step is done
         QTimer.singleShot(0, lambda: press(qtbot, fight, Qt.Key.Key_E))
-        return real(action)
+        return real(action, **kw)
 
     monkeypatch.setattr(session, "apply", slow_apply)
     before = steps(fight)

@@ -29,7 +29,7 @@ def test_defaults_when_there_is_no_file(config_dir: Path) -> None:
 def test_save_and_load_round_trip(config_dir: Path) -> None:
     Settings(text_size=13.5, gm_rerolls=True, animation_speed=2).save()
     data = json.loads((config_dir / "settings.json").read_text())
-    assert data == {"text_size": 13.5, "gm_rerolls": True, "animation_speed": 2}
+    assert data == {"text_size": 13.5, "gm_rerolls": True, "animation_speed": 2, "dont_ask": []}
     s = Settings.load()
     assert (s.text_size, s.gm_rerolls, s.animation_speed) == (13.5, True, 2)
 
