@@ -88,15 +88,18 @@ def test_a_spent_action_list_stays_consistent_after_casting() -> None:
     assert gm.c.expedition is None or gm.c.expedition.turns >= 1
 
 
-def test_out_of_a_fight_a_fight_only_spell_says_so_and_an_unplayed_one_is_not_offered() -> None:
+def test_out_of_a_fight_a_fight_only_spell_says_so_and_an_unplayed_power_is_not_offered() -> None:
+    from rules.magic import Prayers
+
     gm = game(corridor(), seed=4, party=1)
     exploration.enter(gm, "test-site")
     m = gm.c.party[0]
-    m.adv.character.traits.append("Magic user")
-    m.adv.spellbook = Spellbook(known=["Glue", "Magic mouth"], memorised=["Glue", "Magic mouth"])
-    listed = {a.id: a for a in gm.legal_actions() if a.kind == "cast"}
+    m.adv.character.traits += ["Magic user", "Divine mandate"]
+    m.adv.spellbook = Spellbook(known=["Glue"], memorised=["Glue"])
+    m.adv.prayers = Prayers(memorised=["Eyes of the forest"])
+    listed = {a.id: a for a in gm.legal_actions() if a.kind in ("cast", "pray")}
     assert listed[f"cast:{m.id}:Glue"].reason == "Works only in a fight."
-    assert f"cast:{m.id}:Magic mouth" not in listed  # no effect the GM can play: never offered as a no-op
+    assert f"pray:{m.id}:Eyes of the forest" not in listed  # no effect the GM can play: never offered as a no-op
 
 
 def test_out_of_a_fight_the_seasons_and_martyrdom_play_on_the_party() -> None:
