@@ -188,14 +188,19 @@ def _idle(gm: GM, cs: CombatState, foe: Foe) -> bool:
     return True
 
 
-def _unglue(gm: GM, cs: CombatState, foe: Foe, m: Monster) -> None:
-    """Glue: "they must succeed a test and spend one action to get free" (its level in dice; a 4+ frees it)."""
+def _tear_free(gm: GM, foe: Foe, m: Monster, effect: str, what: str, held: str) -> None:
+    """An enemy tests to get free of ``effect``: its level in dice, a 4+ frees it (as the morale test)."""
     faces = roll(gm.rng, max(1, m.level))
     free = any(f >= 4 for f in faces)
     if free:
-        del foe.effects["Glue"]
-    gm.emit("foe_unglue", f"{core.label(foe)} strains against the glue ({faces}): "
-            + ("it tears free." if free else "still stuck."), foe=foe.id, faces=faces)  # fmt: skip
+        del foe.effects[effect]
+    gm.emit("foe_struggle", f"{core.label(foe)} {what} ({faces}): " + ("it tears free." if free else held),
+            foe=foe.id, faces=faces, effect=effect)  # fmt: skip
+
+
+def _unglue(gm: GM, cs: CombatState, foe: Foe, m: Monster) -> None:
+    """Glue: "they must succeed a test and spend one action to get free"."""
+    _tear_free(gm, foe, m, "Glue", "strains against the glue", "still stuck.")
 
 
 # --- the turn ------------------------------------------------------------------------------------------------
@@ -620,13 +625,8 @@ def _blocked_by_an_adventurer(gm: GM, cs: CombatState, foe: Foe) -> bool:
 
 
 def _untrap(gm: GM, cs: CombatState, foe: Foe, m: Monster) -> None:
-    """"Getting free requires 1 turn and a strength test": its turn, its level in dice, a 4+ frees it."""
-    faces = roll(gm.rng, max(1, m.level))
-    free = any(f >= 4 for f in faces)
-    if free:
-        del foe.effects["Trapped"]
-    gm.emit("foe_untrap", f"{core.label(foe)} wrenches at the trap ({faces}): "
-            + ("it tears free." if free else "still caught."), foe=foe.id, faces=faces)  # fmt: skip
+    """A trap: "Getting free requires 1 turn and a strength test" (its whole turn)."""
+    _tear_free(gm, foe, m, "Trapped", "wrenches at the trap", "still caught.")
 
 
 def _consume(gm: GM, cs: CombatState, foe: Foe, a: MonsterAction, corpse: Tile) -> None:

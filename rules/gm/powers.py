@@ -341,16 +341,21 @@ def _spring(gm: GM, members: list[Member], foes: list[Foe]) -> None:
             gm.emit("foe_heal", f"{core.label(e)} heals a wound (Prayer of Spring).", foe=e.id)
 
 
-def _spring_outside(gm: GM, caster: Member) -> None:
-    _spring(gm, list(gm.alive()), [])
+def _season_prayer(name: str, effect: Callable[[GM, list[Member], list[Foe]], None]) -> None:
+    """One of Akhzu's seasons that touch "everyone Nearby, including enemies": out of a fight the party, which
+    stands together; in a fight everyone within Nearby of the cleric."""
+
+    def outside(gm: GM, caster: Member) -> None:
+        effect(gm, list(gm.alive()), [])
+
+    def in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
+        allies, foes = nearby(gm, cs, f)
+        effect(gm, [m for _, m in allies], foes)
+
+    _register(Power("prayer", name, outside, in_fight, area=True))
 
 
-def _spring_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
-    allies, foes = nearby(gm, cs, f)
-    _spring(gm, [m for _, m in allies], foes)
-
-
-_register(Power("prayer", "Prayer of Spring", _spring_outside, _spring_in_fight, area=True))
+_season_prayer("Prayer of Spring", _spring)
 
 
 def _winter_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
@@ -714,16 +719,7 @@ def _summer(gm: GM, members: list[Member], foes: list[Foe]) -> None:
             gm.emit("foe_repair", f"{core.label(e)}'s armour mends a point (Prayer of Summer).", foe=e.id)
 
 
-def _summer_outside(gm: GM, caster: Member) -> None:
-    _summer(gm, list(gm.alive()), [])
-
-
-def _summer_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
-    allies, foes = nearby(gm, cs, f)
-    _summer(gm, [m for _, m in allies], foes)
-
-
-_register(Power("prayer", "Prayer of Summer", _summer_outside, _summer_in_fight, area=True))
+_season_prayer("Prayer of Summer", _summer)
 
 
 def _apotheosis(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
