@@ -316,20 +316,41 @@ class Shooter:
     def tour_combat(self) -> None:
         from rules.gm.state import Phase
 
-        if not self.play_until(lambda s: s.phase is Phase.COMBAT):
+        if not self.play_until(lambda s: s.phase is Phase.COMBAT, prefer=("fight",)):
             self.missed.append("combat")
-        # a few moves in: both sides placed and acting, while the fight lasts
-        moves = [0]
-
-        def moved(s: Session) -> bool:
-            moves[0] += 1
-            return moves[0] > 3 or s.phase is not Phase.COMBAT
-
-        self.play_until(moved, limit=4)
-        if self.session is not None and self.session.phase is not Phase.COMBAT:  # it ended: the next one
-            self.play_until(lambda s: s.phase is Phase.COMBAT)
         self.show_game()
-        self.shoot("combat")
+        self.shoot("combat")  # the fight as it opens; a few moves in below, if the fight lasts that long
+        from rules.gm.engine import AutoDecider
+
+        s = self.session
+        for _ in range(3):
+            if s is None or s.phase is not Phase.COMBAT or not self._fight_lasts(s):
+                break
+            s.gm.decider, before = AutoDecider(), s.gm.decider
+            try:
+                s.autoplay()
+            finally:
+                s.gm.decider = before
+        if s is not None and s.phase is Phase.COMBAT:
+            self.show_game()
+            self.shoot("combat")
+
+    @staticmethod
+    def _fight_lasts(s: Session) -> bool:
+        """The GM's next move in a copy of the campaign leaves the fight going (the demo's shot stays a fight)."""
+        from copy import deepcopy
+
+        from rules.autoplay import suggest
+        from rules.gm.engine import AutoDecider
+        from rules.gm.state import Phase
+
+        copy = s.gm.fork(deepcopy(s.gm.rng))  # the same dice as the real step will roll
+        copy.decider = AutoDecider()
+        step = suggest(copy)
+        if step is None:
+            return False
+        copy.apply(step)
+        return copy.c.phase is Phase.COMBAT
 
     def tour_camp(self) -> None:
         from rules.gm.state import Phase
