@@ -410,6 +410,11 @@ _register(Power("spell", "Light", _light_spell))  # "Illuminates nearby room for
 # --- powers over enemies and the battlefield --------------------------------------------------------------------
 
 
+def _about(who: Fighter | Foe) -> dict[str, str]:
+    """The event's field naming ``who``: an enemy's id, or an adventurer's."""
+    return {"foe": who.id} if isinstance(who, Foe) else {"who": who.id}
+
+
 def _name(gm: GM, who: Fighter | Foe) -> str:
     if isinstance(who, Foe):
         return core.label(who)
@@ -435,13 +440,13 @@ def _last(gm: GM, cs: CombatState, who: Fighter | Foe, power: str, kind: Kind, w
     n = lasts(gm, kind, power)
     core.put(cs, who, power, n)
     gm.emit("effect", f"{_name(gm, who)} {what} for {n} round(s) of this fight ({power}).", effect=power, turns=n,
-            **({"foe": who.id} if isinstance(who, Foe) else {"who": who.id}))  # fmt: skip
+            **_about(who))  # fmt: skip
 
 
 def _all_fight(gm: GM, cs: CombatState, who: Fighter | Foe, power: str, what: str) -> None:
     core.put(cs, who, power)
     gm.emit("effect", f"{_name(gm, who)} {what} ({power}).", effect=power,
-            **({"foe": who.id} if isinstance(who, Foe) else {"who": who.id}))  # fmt: skip
+            **_about(who))  # fmt: skip
 
 
 def _pain(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
@@ -644,7 +649,7 @@ def _purge(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter | F
     if isinstance(who, Fighter):
         who.actions = 0  # "can't act for 2 combat turns", this one among them
     gm.emit("effect", f"{_name(gm, who)} retches black slime: no action for 2 turns, then 3 wounds heal.",
-            effect="Purge the filth", **({"foe": who.id} if isinstance(who, Foe) else {"who": who.id}))  # fmt: skip
+            effect="Purge the filth", **_about(who))  # fmt: skip
 
 
 def _purge_outside(gm: GM, caster: Member) -> None:
@@ -914,6 +919,15 @@ def _here(gm: GM) -> list[SiteLink]:
     return [lk for lk in gm.site_level().links_of(exp.room) if lk.door != "secret" or door_state(gm, lk).found]
 
 
+def _next_door(gm: GM, caster: Member, ways: list[SiteLink], prompt: str) -> tuple[int, str]:
+    """The caster's player picks one of the rooms ``ways`` lead to from the party's: (its id, its label)."""
+    exp = gm.c.expedition
+    assert exp is not None
+    names = [room_label(gm, lk.other(exp.room)) for lk in ways]
+    pick = gm.decider.choose(gm, caster, prompt, names)
+    return ways[names.index(pick)].other(exp.room), pick
+
+
 def _locked(gm: GM) -> list[SiteLink]:
     return [lk for lk in _here(gm) if blocked(gm, lk) == "The door is locked: use its key or pick the lock."]
 
@@ -994,9 +1008,7 @@ def _arcane_eye(gm: GM, caster: Member) -> None:
     ways = _unseen(gm)
     if exp is None or not ways:
         raise RuleError("no unexplored room next to this one")
-    names = [room_label(gm, lk.other(exp.room)) for lk in ways]
-    pick = gm.decider.choose(gm, caster, "Arcane eye: which room does the eye float into?", names)
-    rid = ways[names.index(pick)].other(exp.room)
+    rid, _ = _next_door(gm, caster, ways, "Arcane eye: which room does the eye float into?")
     st = gm.room_state(rid)
     st.seen = True
     room = gm.room(rid)
@@ -1273,9 +1285,7 @@ def _magic_mouth(gm: GM, caster: Member) -> None:
     ways = _mouth_rooms(gm)
     if exp is None or not ways:
         raise RuleError("no watchful creatures next door")
-    names = [room_label(gm, lk.other(exp.room)) for lk in ways]
-    pick = gm.decider.choose(gm, caster, "Magic mouth: whose attention does the voice draw?", names)
-    rid = ways[names.index(pick)].other(exp.room)
+    rid, pick = _next_door(gm, caster, ways, "Magic mouth: whose attention does the voice draw?")
     for g in live_monsters(gm, rid):
         g.aware = False
     gm.emit("lure", f"A voice calls from far away; the creatures of {pick} turn towards it (Magic mouth).",
