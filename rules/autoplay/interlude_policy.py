@@ -8,13 +8,13 @@ from rules.attributes import ATTRS, Attr
 from rules.checks import RuleError
 from rules.dice import DiceExpr
 from rules.gm.events import Action
-from rules.gm.state import Member
+from rules.gm.site import SiteLink
+from rules.gm.state import DoorState, Member, RoomState
 from rules.settlement import doom_state
 
 if TYPE_CHECKING:
     from rules.gm.engine import GM
 from rules.gm.interlude import (
-    count_of,
     day_slots,
     fatigue_of,
     inn_cost,
@@ -341,9 +341,11 @@ def _suggest_for(gm: GM, member: Member, mine: dict[str, Action]) -> Action | No
 
 
 def short_of_essentials(gm: GM) -> bool:
-    """The party lacks a light, or someone lacks a ration: what it must buy before it pays for comfort."""
-    rations = ration_names(gm)
-    return not _has_light(gm) or any(sum(count_of(m, n) for n in rations) < 1 for m in gm.alive())
+    """The party lacks a light, or a ration for everyone: what it must buy before it pays for comfort.  Rations
+    are the party's, whoever carries them (a hungry adventurer eats from a companion's pack): counting them
+    per adventurer kept a party whose shopper carried them all in town, eating them, night after night."""
+    rations = sum(party_count(gm, n) for n in ration_names(gm))
+    return not _has_light(gm) or rations < len(gm.alive())
 
 
 def _suggest_market(gm: GM, avail: list[Action], by_id: dict[str, Action]) -> Action:
@@ -421,10 +423,24 @@ def barred(gm: GM, location_id: str) -> bool:
             return False  # the stairs down
         for link in level.links_of(r):
             n = link.other(r)
-            if n not in seen and not held(n):
+            if n not in seen and not held(n) and not (_shut(loc.levels[1].doors, link) and _occupied(st)):
                 seen.add(n)
                 todo.append(n)
     return True
+
+
+def _shut(doors: dict[int, DoorState], link: SiteLink) -> bool:
+    """The door must be worked on (picked, forced, broken) before anyone passes: as the party left it."""
+    st = doors.get(link.id)
+    if link.door == "archway" or (st is not None and (st.opened or st.broken)):
+        return False
+    return link.door in ("stuck", "barricaded", "secret") or (link.door == "locked" and not (st and st.unlocked))
+
+
+def _occupied(st: RoomState) -> bool:
+    """Someone alive waits in the room, even if only wary: no door is worked on under their eyes ("Not with
+    enemies here"), so a door out of it that must be worked on bars the way as surely as a hostile room."""
+    return any(g.count > 0 for g in st.monsters)
 
 
 def guarded(gm: GM, location_id: str) -> bool:

@@ -72,13 +72,17 @@ class Outlook:
     dying: float  # share of the copies in which anyone died
 
 
-def play_out(gm: GM, first: str | None, c: Course, runs: int = RUNS) -> Outlook:
-    """Play the fight (started by action ``first``, or the one in progress) to its end in ``runs`` copies."""
+def play_out(gm: GM, first: str | None, c: Course, runs: int = RUNS, *, need: tuple[float, float] | None = None,
+             ) -> Outlook:
+    """Play the fight (started by action ``first``, or the one in progress) to its end in ``runs`` copies.
+
+    ``need``: (the share of copies won, the share with a death at most) the caller asks for; the copies stop
+    as soon as the answer is no whatever the rest would show (the outlook then counts only those played)."""
     from rules.autoplay import suggest
     from rules.gm.state import Phase
 
     base = zlib.crc32(f"{gm.c.seed}:{gm.c.stats.steps}:{first}:{c}".encode())
-    won = deaths = dying = 0
+    won = deaths = dying = played = 0
     with _testing(c):
         for k in range(runs):
             g = gm.fork(Random(base + k))
@@ -100,7 +104,10 @@ def play_out(gm: GM, first: str | None, c: Course, runs: int = RUNS) -> Outlook:
             won += outcome == "victory"
             deaths += died
             dying += died > 0
-    return Outlook(runs=runs, won=won / runs, deaths=deaths / runs, dying=dying / runs)
+            played = k + 1
+            if need is not None and (played - won > runs * (1 - need[0]) or dying > runs * need[1]):
+                break  # already more copies lost, or with a death, than the answer yes allows
+    return Outlook(runs=played, won=won / played, deaths=deaths / played, dying=dying / played)
 
 
 def plan(gm: GM, cs: CombatState) -> Course:

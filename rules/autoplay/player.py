@@ -220,7 +220,7 @@ def worth_fighting(gm: GM) -> bool:
 
     if not live_monsters(gm) or not gm.active():
         return False
-    seen = play_out(gm, "fight", "fight")
+    seen = play_out(gm, "fight", "fight", need=(FIGHT_WON, FIGHT_DYING))
     return seen.won >= FIGHT_WON and seen.dying <= FIGHT_DYING
 
 
@@ -234,6 +234,9 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     quick = [a for a in _by_kind(actions, "use_item") if a.cost.turns == 0]
     if quick:
         return quick[0]  # free, and only listed where it helps: water for the parched, bandages for the bleeding
+    boon = _boon(gm, actions)
+    if boon is not None:
+        return boon
     leaving = should_leave(gm)
     if leaving and "exit" in ids:
         return ids["exit"]
@@ -258,8 +261,9 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     brew = [a for a in _by_kind(actions, "cast") if a.available and a.param("spell") == "Transmute"]
     if brew and not leaving:
         return brew[0]  # ...and mixes them into a potion (the GM-decides player: the first recipe that fits)
-    # fatigue a breath can take away: the parched cannot recover it (a breath for them only spends a turn)
-    restable = [m for m in gm.active() if "parched" not in m.adv.character.afflictions]
+    # fatigue a breath can take away: the parched cannot recover it, and the bleeding take it back every turn (a
+    # breath for them only spends a turn: seed 4 caught its breath 28 turns running, bleeding, until dark)
+    restable = [m for m in gm.active() if not m.adv.character.afflictions & {"parched", "bleeding"}]
     tired = sum(m.adv.character.attrs[a].fatigue for m in restable for a in ATTRS)
     legs = any(m.adv.character.attrs[Attr.DEX].fatigue for m in restable)  # DEX moves you out of a fight
     if "breath" in ids and (tired >= BREATH_AT or legs):
@@ -277,7 +281,7 @@ def explore(gm: GM, actions: list[Action]) -> Action:
         step = _path_first_step(gm, goal)
         if step is None:
             # the way out is held by enemies: get as strong as the party can before forcing it
-            if "breath" in ids:
+            if "breath" in ids and tired:
                 return ids["breath"]
             if "camp" in ids and exp.camped < 2 and party_strength(gm) < 0.9:
                 return ids["camp"]
@@ -316,6 +320,27 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     if step is not None and f"move:{step}" in ids:
         return ids[f"move:{step}"]
     return _wait(actions)
+
+
+#: Wounds in the party before a cleric spends a prayer (and a turn) on Cure Light Wounds out of a fight: it
+#: heals 2, and a prayer said is gone until the next rest.
+CURE_AT = 2
+
+
+def _boon(gm: GM, actions: list[Action]) -> Action | None:
+    """A prayer that mends the party out of a fight, said while the god still answers (never a desperate
+    plea): food and water for the hungry or parched, Cure Light Wounds for the wounded or bleeding."""
+    hungry = any(m.adv.character.afflictions & {"hungry", "parched"} for m in gm.alive())
+    bleeding = any("bleeding" in m.adv.character.afflictions for m in gm.alive())
+    for a in actions:
+        if a.kind != "pray" or a.param("plea"):
+            continue
+        prayer = a.param("prayer")
+        if prayer == "Create food and water" and hungry:
+            return a
+        if prayer == "Cure Light Wounds" and (bleeding or _wounds(gm) >= CURE_AT):
+            return a
+    return None
 
 
 def _wait(actions: list[Action]) -> Action:
@@ -370,6 +395,11 @@ def make_peace(gm: GM, actions: list[Action]) -> Action | None:
     parley = next((a for a in actions if a.kind == "parley"), None)
     if parley is not None and _parley_risk(gm) < PARLEY_RISK:
         return parley
+    # beasts that will not talk and cannot be paid: soothe them, or slip out of their sight, so the door or the
+    # loot can be worked on under their noses (a turn and a test; failing leaves things as they were)
+    for a in actions:
+        if a.kind == "freeform" and (a.id.startswith("freeform:calm:") or a.id == "freeform:hide"):
+            return a
     return None
 
 

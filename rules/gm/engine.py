@@ -51,10 +51,24 @@ class GM(Services):
 
     PROCEDURES = PROCEDURES
 
+    #: The last listing, kept so that :meth:`apply` given one of its very actions on the state that listed it
+    #: need not list everything again (the step validated twice was half of the autoplay's time): the step count
+    #: and campaign it was made on, and its actions by id.
+    _listed: tuple[int, int, dict[str, Action]] | None = None
+
     def legal_actions(self) -> list[Action]:
         if self.c.phase is Phase.OVER:
             return []
-        return self.procedures.phases[self.c.phase].actions(self)
+        out = self.procedures.phases[self.c.phase].actions(self)
+        self._listed = (self.c.stats.steps, id(self.c), {a.id: a for a in out})
+        return out
+
+    def _legal_by_id(self, action: str | Action) -> dict[str, Action]:
+        listed = self._listed
+        if (isinstance(action, Action) and listed is not None and listed[0] == self.c.stats.steps
+                and listed[1] == id(self.c) and listed[2].get(action.id) is action):
+            return listed[2]  # the caller hands back an action of the listing made on this very step
+        return {a.id: a for a in self.legal_actions()}
 
     def apply(self, action: str | Action, *, tester: str | None = None) -> list[Event]:
         """Do one step; return what happened.  Unknown or unavailable actions raise :class:`RuleError`.
@@ -62,7 +76,8 @@ class GM(Services):
         ``tester``: the adventurer the player sends to make the step's test (who forces the door, who searches),
         instead of the GM's pick; ignored when they may not make it (the pool is the skilled, or they fell)."""
         wanted = action.id if isinstance(action, Action) else action
-        legal = {a.id: a for a in self.legal_actions()}
+        legal = self._legal_by_id(action)
+        self._listed = None  # the step changes the state
         if wanted not in legal:
             raise RuleError(f"{wanted!r} is not an action here (phase {self.c.phase.value})")
         chosen = legal[wanted]

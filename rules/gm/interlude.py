@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 JOBS_MIN, JOBS_MAX = 3, 5  # dungeons on the job board
 BOARD_REFRESH_DAYS = 7  # days in a settlement before the unvisited jobs are replaced
 TRAVEL_DAYS = 2  # days on the road between two settlements
-JOB_DAYS_AWAY = (1, 2)  # days to a dungeon whose hook names another settlement (0 when it names this one)
+JOB_DAYS_AWAY = (1, 1)  # days to a dungeon whose hook names another settlement (0 when it names this one)
 MAX_LEVEL = 10  # the generator's difficulty range is 1..10
 
 

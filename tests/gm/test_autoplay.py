@@ -233,3 +233,44 @@ def test_cornered_by_wary_enemies_it_does_not_start_a_fight_it_would_flee() -> N
     assert "fight" in {a.id for a in actions} and not any(a.kind == "move" for a in actions)
     assert not forecast_groups(gm, [("Giant Frog", 3)]).win
     assert explore(gm, actions).kind != "fight"
+
+
+def test_a_dungeon_whose_only_way_on_needs_work_under_wary_eyes_is_barred() -> None:
+    """Seed 77 went back three times to an entrance where wary rats stood by a locked door and a barricade:
+    no door is worked on with enemies watching ("Not with enemies here"), so every visit turned back at once."""
+    rats = SiteMonsters("Plagued Rat", 3, ((6, 0), (6, 2), (7, 1)), aware=False)
+    gm = game(corridor(3, doors={1: "locked"}, r1={"monsters": (rats,)}), seed=4, party=2)
+    exploration.enter(gm, "test-site")
+    for g in gm.room_state().monsters:
+        g.aware, g.attitude = True, "unfriendly"
+    gm.room_state().visited = True
+    assert barred(gm, "test-site")
+    gm.room_state().monsters[0].count = 0  # with the rats gone the lock can be picked: the way is open again
+    assert not barred(gm, "test-site")
+
+
+def test_a_cleric_prays_for_food_and_water_when_the_party_is_hungry_and_heals_the_wounded() -> None:
+    from tests.gm.test_outside_powers import caster
+
+    gm = game(corridor(2), seed=4, party=2)
+    exploration.enter(gm, "test-site")
+    who = caster(gm, prayer="Create food and water")
+    gm.c.member(who).adv.prayers.memorised.append("Cure Light Wounds")  # type: ignore[union-attr]
+    actions = [a for a in gm.legal_actions() if a.available]
+    assert explore(gm, actions).kind != "pray"  # fed and whole: no prayer spent
+    gm.c.party[1].adv.character.afflictions.add("hungry")
+    assert explore(gm, actions).param("prayer") == "Create food and water"
+    gm.c.party[1].adv.character.afflictions.discard("hungry")
+    gm.c.party[1].adv.character.attrs[Attr.STR].wounds = 2
+    assert explore(gm, actions).param("prayer") == "Cure Light Wounds"
+
+
+def test_the_lookahead_stops_as_soon_as_the_answer_is_no() -> None:
+    """Judging a fight the party loses, the copies stop once too many are lost to reach the share asked for."""
+    from rules.autoplay.lookahead import RUNS, play_out
+
+    gm = _unaware("Bugbear", 3)
+    full = play_out(gm, "fight", "fight")
+    quick = play_out(gm, "fight", "fight", need=(0.8, 0.1))
+    assert full.runs == RUNS and full.won < 0.8
+    assert quick.runs < RUNS and (quick.won < 0.8 or quick.dying > 0.1)
