@@ -176,12 +176,19 @@ def _needs(gm: GM) -> dict[str, int]:
     rations = ration_names(gm)
     mules = sum(1 for m in gm.alive() for p in m.adv.inventory.places if p.container == "Pack mule")
     n = len(gm.alive()) + 2 * mules  # a pack mule eats 2 rations a night in town (R225)
+    lantern = party_count(gm, "Lantern") > 0
     tiers: list[tuple[str, int]] = []
     for round_ in range(1, AUTO_RATIONS + 1):
-        if round_ <= AUTO_TORCHES:
-            tiers.append(("Torches", round_))  # packs for the party: one burns for about three decays
+        if lantern:
+            tiers.append(("Oil", round_ - 1))  # a flask to refill it when it runs dry
+        elif round_ <= AUTO_TORCHES:
+            tiers.append(("Torches", round_))  # packs for the party: one burns for about two decays
         if rations:
             tiers.append((rations[0], round_ * n))
+        if round_ == 1 and not lantern:
+            # a lantern (Ud8, lit again whole on every expedition) burns about nine decays where a pack of
+            # torches (Ud4) burns two: at an uncommon price (about 9 silver) it is the cheapest light there is
+            tiers.append(("Lantern", 1))
     tiers += [("Camping supplies", AUTO_CAMPING * n), ("Bandages", AUTO_BANDAGES * n)]
     if not any(m.adv.character.has_skill("Infiltration") for m in gm.alive()):
         tiers.append(("3 meter pole", 1))  # one for the party, to look for traps
