@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from rules.attributes import Attr
@@ -165,10 +166,13 @@ def find_range(text: str) -> tuple[Range, int | None] | None:
     return None
 
 
+@lru_cache(maxsize=1024)
 def parse_attack(text: str) -> Attack:
     """Parse attack notation such as ``-STR 2+2B`` or ``STR/INT/DEX 2P``.
 
-    Raises :class:`NotationError` with the offending string on anything else.
+    Raises :class:`NotationError` with the offending string on anything else.  Cached: the same few dozen
+    notations are read for every adventurer's every listing in a fight (a fifth of the fight's time), and an
+    :class:`Attack` is frozen.
     """
     m = _NOTATION.match(text)
     if not m:

@@ -18,7 +18,7 @@ and "let the GM decide" player.
 
 from __future__ import annotations
 
-import copy
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
@@ -165,7 +165,9 @@ class GM:
     def fork(self, rng: Random) -> Self:
         """A GM over a deep copy of the campaign that rolls ``rng``'s dice and decides for itself (the
         autoplay's decider); it shares the dungeons already built, which never change."""
-        other = type(self)(copy.deepcopy(self.c), self.content, self.maker)
+        # a pickle round trip is a deep copy (shared objects stay shared) about four times as fast as
+        # copy.deepcopy on a campaign: the autoplay forks it for every copy of a fight it plays out
+        other = type(self)(pickle.loads(pickle.dumps(self.c, pickle.HIGHEST_PROTOCOL)), self.content, self.maker)
         other.rng = rng
         other._sites = self._sites
         return other
