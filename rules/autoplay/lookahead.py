@@ -110,10 +110,20 @@ def play_out(gm: GM, first: str | None, c: Course, runs: int = RUNS, *, need: tu
     return Outlook(runs=played, won=won / played, deaths=deaths / played, dying=dying / played)
 
 
+#: The plan is made again when the party's dice left (a share of its full scores) fall by this much since it
+#: was made, or someone goes down, or the enemies lose one of theirs: not every round (playing both courses out
+#: every round was two thirds of the autoplay's time, and the answer rarely changed while the fight did not).
+REPLAN_STEP = 0.2
+
+
 def plan(gm: GM, cs: CombatState) -> Course:
-    """Fight on or leave: decided once for each side's turn of a round (kept in the combat state, so a
-    resumed save keeps to it) by playing both courses out."""
-    key = f"{cs.round}"
+    """Fight on or leave: decided by playing both courses out, and kept in the combat state (so a resumed save
+    keeps to it) until the fight turns (:data:`REPLAN_STEP`)."""
+    from rules.attributes import ATTRS
+
+    full = sum(m.adv.character.attrs[a].score for m in gm.alive() for a in ATTRS) or 1
+    left = sum(max(0, m.adv.character.attrs[a].available) for m in gm.active() for a in ATTRS)
+    key = f"{len(gm.active())}:{len(cs.active_foes())}:{int(left / full / REPLAN_STEP)}"
     if cs.plan_at == key and cs.plan:
         return cast(Course, cs.plan)
     stay = play_out(gm, None, "fight", PLAN_RUNS)

@@ -10,6 +10,7 @@ engine implements by name; every tag is listed here (``SpecialRule``,
 from __future__ import annotations
 
 from collections import Counter
+from functools import cached_property
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
@@ -217,11 +218,17 @@ class BestiaryFile(Strict):
                     raise ValueError(f"{m.name}: {a.name} becomes unknown enemy {a.becomes!r}")
         return self
 
+    @cached_property
+    def _by_name(self) -> dict[str, Monster]:
+        return {m.name.lower(): m for m in self.monsters}
+
     def monster(self, name: str) -> Monster:
-        for m in self.monsters:
-            if m.name.lower() == name.lower():
-                return m
-        raise KeyError(name)
+        """The monster named ``name`` (any case); KeyError if there is none.  By a table: a fight reads the
+        enemies' sheets tens of thousands of times."""
+        try:
+            return self._by_name[name.lower()]
+        except KeyError:
+            raise KeyError(name) from None
 
 
 FILES: dict[str, type[Strict]] = {"bestiary.toml": BestiaryFile}

@@ -152,7 +152,7 @@ class CombatState:
     night_by: str = ""  # ...and the wizard who sees through it
     sealed: list[Tile] = field(default_factory=list)  # Seal: tiles no undead may enter
     plan: str = ""  # the autoplay's course for this side's turn: "fight" or "leave" (rules.autoplay.lookahead)
-    plan_at: str = ""  # the round and side it was decided for
+    plan_at: str = ""  # the state of the fight it was decided in (the autoplay keeps to it until that changes)
 
     def fighter(self, member_id: str) -> Fighter:
         for f in self.fighters:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.attributes import Attr
 from rules.autoplay import combat_policy, lookahead
 from rules.autoplay.combat_policy import forecast_groups
 from rules.autoplay.player import explore, worth_fighting
@@ -40,7 +41,7 @@ def test_leaving_at_once_never_wins() -> None:
     assert out.won == 0.0
 
 
-def test_the_course_is_decided_once_a_round_and_saved_with_the_fight(
+def test_the_course_is_kept_until_the_fight_turns_and_saved_with_the_fight(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     gm = arena([("Plagued Rat", 2)], party=2, surprise=None)
@@ -56,9 +57,16 @@ def test_the_course_is_decided_once_a_round_and_saved_with_the_fight(
     monkeypatch.setattr(lookahead, "play_out", counted)
     first = lookahead.plan(gm, cs)
     assert calls == ["fight", "leave"]
-    assert (cs.plan, cs.plan_at) == (first, f"{cs.round}")
-    assert lookahead.plan(gm, cs) == first and len(calls) == 2  # kept for the rest of this round
+    assert cs.plan == first
+    cs.round += 1
+    assert lookahead.plan(gm, cs) == first and len(calls) == 2  # a new round, the same fight: kept
     assert "plan" in dump(cs)  # a resumed save keeps to it
+    cs.foes[0].state = "dead"  # an enemy down: the fight has turned, and is judged again
+    lookahead.plan(gm, cs)
+    assert len(calls) == 4
+    gm.c.party[0].adv.character.attrs[Attr.STR].fatigue += 3  # (the dice left fall a fifth or more)
+    lookahead.plan(gm, cs)
+    assert len(calls) == 6
 
 
 def test_inside_a_copy_the_policy_keeps_to_the_course_tested() -> None:
