@@ -262,7 +262,7 @@ def _monsters(plan: LevelPlan, shape: RoomShape, rng: Random, occupied: set[tupl
     groups += [(m.monster, _count(rng, m.count)) for m in entry.escort]
     out = []
     aware = rng.random() < 0.7
-    note = fill(rng.choice(entry.doing), values) if entry.doing else ""
+    note = fill(rng.choice(entry.doing), values, rng) if entry.doing else ""
     for monster, count in groups:
         tiles = _tiles(shape, rng, count, occupied)
         occupied.update(tiles)
@@ -276,7 +276,7 @@ def _boss(plan: LevelPlan, shape: RoomShape, rng: Random, occupied: set[tuple[in
     entry = plan.theme.monsters[plan.story.boss_entry]
     groups = [(entry.monster, 1)] + [(m.monster, _count(rng, m.count)) for m in entry.escort]
     out = []
-    note = fill(rng.choice(entry.doing), values) if entry.doing else "waiting in the dark"
+    note = fill(rng.choice(entry.doing), values, rng) if entry.doing else "waiting in the dark"
     for monster, count in groups:
         tiles = _tiles(shape, rng, count, occupied)
         occupied.update(tiles)
@@ -294,10 +294,10 @@ def _loot(plan: LevelPlan, rng: Random, values: dict[str, Any], *, rich: bool = 
         formula = lt.value if lt.value is not None else PRICE[rarity]
         value = DiceExpr.parse(formula).roll(rng) if isinstance(formula, str) else int(formula)
         count = _count(rng, lt.count)
-        text = fill(lt.text, values) if lt.text else ""
+        text = fill(lt.text, values, rng) if lt.text else ""
         out.append(
             Loot(
-                name=fill(lt.label, values),
+                name=fill(lt.label, values, rng),
                 text=text,
                 rarity=rarity,
                 value=value,
@@ -372,14 +372,14 @@ def furnish_level(
         values = plan.story.values(room=names[link.a].lower())
         if door_kind == "secret":
             _, template = fresh(rng, hiding, used, key=lambda h: h[1])
-            text = fill(template, values)
+            text = fill(template, values, rng)
         else:
-            text = fill(fresh(rng, th.doors.for_kind(door_kind), used), values)  # type: ignore[arg-type]
+            text = fill(fresh(rng, th.doors.for_kind(door_kind), used), values, rng)  # type: ignore[arg-type]
         key: str | None = None
         if door_kind == "locked":
             key_room = _key_room(layout, door_kinds, link, rng)
             where = f"{names[key_room].lower()} (room {key_room})"
-            key = fill(fresh(rng, th.doors.keys, used), plan.story.values(room=where))
+            key = fill(fresh(rng, th.doors.keys, used), plan.story.values(room=where), rng)
             extra_loot[key_room].append(
                 Loot(
                     name=f"Key to the locked door between rooms {link.a} and {link.b}", rarity="free", value=0, text=key
@@ -425,14 +425,14 @@ def furnish_level(
             traps.append(
                 Trap(
                     name=t.name,
-                    text=fill(t.text, values),
+                    text=fill(t.text, values, rng),
                     tile=tile,
                     trigger=t.trigger,
                     find=t.find,
-                    clue=fill(t.clue, values),
+                    clue=fill(t.clue, values, rng),
                     disarm=f"{t.disarm}: {t.disarm_text}",
                     attack=t.attack,
-                    effect=fill(t.effect, values),
+                    effect=fill(t.effect, values, rng),
                     afflictions=list(t.afflictions),
                     doom=t.doom,
                 )
@@ -447,7 +447,7 @@ def furnish_level(
                 find = "INT"
                 stash = unused(rng, stashes, used, key=lambda x: x.text)
                 if stash is not None:
-                    place = fill(stash.text, values).strip().rstrip(".")
+                    place = fill(stash.text, values, rng).strip().rstrip(".")
                     text = f"Hidden {place}: {hidden.name}."
                     find = stash.find
                 secrets[shape.id].append(Secret(kind="treasure", text=text, find=find, reveals=hidden.name))
@@ -455,16 +455,16 @@ def furnish_level(
         s = unused(rng, room_secrets, used, key=lambda x: x.text) if rng.random() < kind.chances.secret else None
         if s is not None:
             secrets[shape.id].append(
-                Secret(kind=s.kind, text=fill(s.text, values), find=s.find, reveals=fill(s.reveals, values))
+                Secret(kind=s.kind, text=fill(s.text, values, rng), find=s.find, reveals=fill(s.reveals, values, rng))
             )
         features = [
             Feature(
                 name=f.name,
-                text=fill(f.text, values),
+                text=fill(f.text, values, rng),
                 test=f.test,
-                success=_sentence(fill(f.success, values))
+                success=_sentence(fill(f.success, values, rng))
                 + (f" It is the secret door to room {hidden_to[shape.id][0]}." if f.reveals_door else ""),
-                failure=fill(f.failure, values),
+                failure=fill(f.failure, values, rng),
                 rewards=list(f.rewards),
             )
             for f in _fresh_features(rng, kind, used, secret_door=bool(hidden_to[shape.id]))
@@ -473,7 +473,7 @@ def furnish_level(
         if rng.random() < kind.chances.corpses:
             for tile in _tiles(shape, rng, rng.choice((1, 1, 2, 3)), occupied):
                 c = fresh(rng, list(th.corpses), used, key=lambda x: x.text)
-                corpses.append(Corpse(tile=tile, text=fill(c.text, values), rises_as=c.rises_as, warded=c.warded))
+                corpses.append(Corpse(tile=tile, text=fill(c.text, values, rng), rises_as=c.rises_as, warded=c.warded))
         lit = rng.random() < kind.chances.lit
         rooms.append(
             Room(
@@ -485,7 +485,7 @@ def furnish_level(
                 w=shape.w,
                 h=shape.h,
                 outline=sorted(shape.tiles) if shape.shape != "rect" else None,
-                description=fill(fresh(rng, kind.descriptions, used), values),
+                description=fill(fresh(rng, kind.descriptions, used), values, rng),
                 monsters=monsters,
                 traps=traps,
                 loot=loot,
@@ -532,7 +532,7 @@ def entrance_ways(th: Theme, story: Story, layout: LevelLayout, rng: Random) -> 
             tile=e.door_tile,
             vertical=e.door_vertical,
             spikeable=kind in SPIKEABLE,
-            text=fill(fresh(rng, th.doors.for_kind(kind), used), story.values()),  # type: ignore[arg-type]
+            text=fill(fresh(rng, th.doors.for_kind(kind), used), story.values(), rng),  # type: ignore[arg-type]
         )
         out.append(EntranceWay(room=e.room, side=e.side, path=list(e.path), door=door))
     return out

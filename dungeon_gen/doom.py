@@ -48,7 +48,7 @@ def wandering_groups(plan: LevelPlan, rng: Random) -> list[WanderingGroup]:
             out.append(WanderingGroup(name=name, text=text, monsters=[MonsterCount(monster=w.monster, count=count)]))
             continue
         members = [MonsterCount(monster=m.monster, count=_count(rng, m.count)) for m in w.monsters]
-        out.append(WanderingGroup(name=w.name, text=fill(w.text, values), monsters=members))
+        out.append(WanderingGroup(name=w.name, text=fill(w.text, values, rng), monsters=members))
     return out
 
 
@@ -60,7 +60,7 @@ def _effect(t: DoomTemplate, plan: LevelPlan, groups: list[WanderingGroup], rng:
     monsters = [MonsterCount(monster=m.monster, count=_count(rng, m.count)) for m in t.monsters]
     if t.kind == "final_fight":
         monsters = [MonsterCount(monster=plan.story.boss, count=1), *monsters]
-    text = fill(t.text, plan.story.values(group=group or (names[0] if names else "")))
+    text = fill(t.text, plan.story.values(group=group or (names[0] if names else "")), rng)
     return DoomEffect(
         kind=t.kind, text=text, group=group, monsters=monsters, attack=t.attack, affliction=t.affliction, dice=t.dice
     )
