@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
+from dungeon_gen.difficulty import fight, monster_level, trap_strength
 from dungeon_gen.layout import LevelLayout, Link, RoomShape
 from dungeon_gen.model import (
     Connection,
@@ -48,6 +49,7 @@ SPIKEABLE = frozenset({"wooden", "stuck", "iron", "locked"})
 SIZE_FIT = {"small": ("small",), "medium": ("medium", "small"), "large": ("large", "huge", "medium")}
 PRICE = {"free": "0", "common": "1d6", "uncommon": "2 + 2d6", "valuable": "3 x 2d6", "rare": "5 x 3d6",
          "exotic": "10 x 4d6"}  # fmt: skip
+RANK = {"free": 0, "common": 0, "uncommon": 1, "valuable": 2, "rare": 3, "exotic": 4}
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ class LevelPlan:
     seed: int
 
 
-def _weighted(rng: Random, items: list[Any], weights: list[int]) -> Any:
+def _weighted(rng: Random, items: list[Any], weights: list[int] | list[float]) -> Any:
     return rng.choices(items, weights=weights)[0]
 
 
@@ -251,15 +253,38 @@ def _tiles(shape: RoomShape, rng: Random, n: int, avoid: set[tuple[int, int]]) -
     return [rng.choice(floor) for _ in range(n)]
 
 
+def _budget(plan: LevelPlan, shape: RoomShape) -> float:
+    """The strength (summed bestiary levels) a room's fight aims at: it grows with the level's difficulty
+    and, a little, with the room's distance from the way in (issue #15)."""
+    return 2.0 + 1.3 * plan.level + 0.4 * min(shape.depth, 6)
+
+
+def _cap(plan: LevelPlan) -> int:
+    """No monster of the dungeon is stronger than its master (issue #15)."""
+    return monster_level(plan.story.boss)
+
+
 def _monsters(plan: LevelPlan, shape: RoomShape, rng: Random, occupied: set[tuple[int, int]],
               values: dict[str, Any]) -> list[MonsterGroup]:  # fmt: skip
     th = plan.theme
     danger = shape.depth + plan.depth
-    role: Role = "elite" if rng.random() < min(0.5, 0.12 * danger) else "minion"
+    role: Role = "elite" if rng.random() < min(0.6, 0.04 * plan.level + 0.1 * danger) else "minion"
     pool: list[RosterEntry] = th.roster(plan.level, role) or th.roster(plan.level, "minion") or list(th.monsters)
-    entry = _weighted(rng, pool, [e.weight for e in pool])
-    groups = [(entry.monster, _count(rng, entry.group))]
-    groups += [(m.monster, _count(rng, m.count)) for m in entry.escort]
+    cap = _cap(plan)
+    weakest = min(monster_level(e.monster) for e in pool)
+    pool = [e for e in pool if monster_level(e.monster) <= max(cap, weakest)]
+    # Monsters near the level's strength are likelier than the weakest of the window.
+    ideal = plan.level + (1 if role == "elite" else 0)
+    entry = _weighted(rng, pool, [e.weight / (1 + abs(monster_level(e.monster) - ideal)) for e in pool])
+    lo, hi = parse_count(entry.group)
+    first = rng.randint(lo, hi)
+    escort = [(m.monster, _count(rng, m.count)) for m in entry.escort]
+    # Weak monsters come in larger numbers at a higher level, up to the room's budget.
+    level = monster_level(entry.monster)
+    room = max(0.0, _budget(plan, shape) - fight(escort))
+    most = min(hi + plan.level // 2, max(1, len(shape.tiles) // 3), 8)
+    first = max(first, min(most, round(room / level)))
+    groups = [(entry.monster, first), *escort]
     out = []
     aware = rng.random() < 0.7
     note = fill(rng.choice(entry.doing), values, rng) if entry.doing else ""
@@ -287,10 +312,15 @@ def _boss(plan: LevelPlan, shape: RoomShape, rng: Random, occupied: set[tuple[in
 
 def _loot(plan: LevelPlan, rng: Random, values: dict[str, Any], *, rich: bool = False) -> list[Loot]:
     pool = [lt for lt in plan.theme.loot if lt.fits(plan.level)] or list(plan.theme.loot)
+    rarities = [lt.rarity or _item_rarity(lt.item or "") for lt in pool]
+    # Richer finds at a higher level (issue #15): rarer things likelier, and now and then one more.
+    weights = [lt.weight * (1 + RANK[r] * (plan.level - 1) / 6) for lt, r in zip(pool, rarities, strict=True)]
+    extra = 1 if rng.random() < 0.06 * (plan.level - 1) else 0
     out: list[Loot] = []
-    for _ in range(rng.choice((1, 1, 2, 2, 3)) + (2 if rich else 0)):
-        lt: LootTemplate = _weighted(rng, pool, [lt.weight for lt in pool])
-        rarity = lt.rarity or _item_rarity(lt.item or "")
+    for _ in range(rng.choice((1, 1, 2, 2, 3)) + (2 if rich else 0) + extra):
+        i = _weighted(rng, list(range(len(pool))), weights)
+        lt: LootTemplate = pool[i]
+        rarity = rarities[i]
         formula = lt.value if lt.value is not None else PRICE[rarity]
         value = DiceExpr.parse(formula).roll(rng) if isinstance(formula, str) else int(formula)
         count = _count(rng, lt.count)
@@ -418,9 +448,13 @@ def furnish_level(
         elif (shape.id not in entrance_rooms or rng.random() < 0.5) and rng.random() < kind.chances.monsters:
             monsters = _monsters(plan, shape, rng, occupied, values)
         traps: list[Trap] = []
-        if rng.random() < kind.chances.trap:
+        if rng.random() < min(1.0, kind.chances.trap * (0.75 + 0.08 * plan.level)):
             pool = [t for t in th.traps if t.fits(plan.level)] or list(th.traps)
-            t = fresh(rng, pool, used, key=lambda x: x.name)
+            # Deadlier traps at a higher level (issue #15): the closer to the level's aim, the likelier.
+            aim = 1.0 + 0.7 * plan.level
+            left = [t for t in pool if t.name not in used] or pool
+            t = _weighted(rng, left, [1 / (1 + abs(trap_strength(t.attack, t.doom) - aim)) for t in left])
+            used.add(t.name)
             tile = _tiles(shape, rng, 1, occupied)[0]
             traps.append(
                 Trap(
@@ -499,6 +533,7 @@ def furnish_level(
             )
         )
 
+    _strongest_lair(plan, rooms, {r.id: r for r in layout.rooms}, rng)
     stairs: list[Stairs] = []
     if layout.stairs_down is not None:
         s = layout.stairs_down
@@ -519,6 +554,35 @@ def furnish_level(
             )
         )
     return rooms, connections, stairs
+
+
+def _strongest_lair(plan: LevelPlan, rooms: list[Room], shapes: dict[int, RoomShape], rng: Random) -> None:
+    """The master's lair is the hardest fight of its level (issue #15): while another room's fight is as
+    hard, one more of the master's guards stands in the lair."""
+    for i, room in enumerate(rooms):
+        if not room.boss or not room.monsters:
+            continue
+        hardest = max((fight(r.monsters) for r in rooms if r.id != room.id), default=0)
+        groups = list(room.monsters)
+        if len(groups) > 1:
+            guard, added = groups[-1].monster, 0
+        else:  # a master with no guards of its own takes the level's weakest as guards
+            pool = plan.theme.roster(plan.level, "minion") or [e for e in plan.theme.monsters if e.role != "boss"]
+            guard, added = min(pool, key=lambda e: (monster_level(e.monster), e.monster)).monster, 0
+        occupied = {t for g in groups for t in g.positions}
+        tiles: list[tuple[int, int]] = []
+        while fight(groups) + monster_level(guard) * added <= hardest and added < 30:
+            tiles += _tiles(shapes[room.id], rng, 1, occupied)
+            occupied.update(tiles)
+            added += 1
+        if not added:
+            continue
+        if len(groups) > 1:
+            g = groups[-1]
+            groups[-1] = g.model_copy(update={"count": g.count + added, "positions": [*g.positions, *tiles]})
+        else:
+            groups.append(MonsterGroup(monster=guard, count=added, positions=tiles, note="guarding their master"))
+        rooms[i] = room.model_copy(update={"monsters": groups})
 
 
 def entrance_ways(th: Theme, story: Story, layout: LevelLayout, rng: Random) -> list[EntranceWay]:

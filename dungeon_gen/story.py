@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+from dungeon_gen.difficulty import monster_level
 from dungeon_gen.model import LevelData, Rumour
 from dungeon_gen.themes import PlaceRumour, Theme
 
@@ -100,6 +101,10 @@ class Story:
         bounty = th.hooks.bounty.silver(level, depth)
         deepest = min(10, level + depth - 1)
         candidates = th.roster(deepest, "boss") or th.roster(deepest, "elite") or list(th.monsters)
+        # The master is the strongest thing of its level (issue #15): one strong enough for the deepest
+        # level's difficulty, so the cap it sets on the other monsters (contents.py) leaves them their due.
+        floor = min(deepest + 1, max(monster_level(e.monster) for e in candidates))
+        candidates = [e for e in candidates if monster_level(e.monster) >= floor]
         entry = rng.choices(candidates, weights=[e.weight for e in candidates])[0]
         return cls(title, owner, settlement, bounty, tuple(names), tuple(notes), entry.monster,
                    th.monsters.index(entry), th.phrase_banks())  # fmt: skip
