@@ -22,6 +22,13 @@ TIERS = (1, 1, 2, 2, 3, 3)  # then the final fight
 TICKS = {1: (1, 2, 2), 2: (2, 2, 2), 3: (2, 2, 3)}
 FINAL_TICKS = 2
 GROUPS_PER_LEVEL = 3
+#: What a group of strays is doing (a roster monster no wandering group of the theme brings).
+STRAY = (
+    "Strayed from [where they lair|their nest|the rooms they haunt|their kill], they follow "
+    "[noise and light|the smell of the living|footsteps|the warmth of a lamp] through the "
+    "[halls|dark|passages], [and turn on whatever they find|and lose interest slowly|"
+    "and come back to a place they liked]."
+)
 
 
 def _count(rng: Random, text: str) -> int:
@@ -48,7 +55,7 @@ def wandering_groups(plan: LevelPlan, rng: Random) -> list[WanderingGroup]:
         if isinstance(w, RosterEntry):
             count = _count(rng, w.group)
             name = f"Stray {plural(w.monster, count)}"
-            text = "Strayed from where they lair, they follow noise and light through the halls."
+            text = fill(STRAY, values, rng)
             out.append(WanderingGroup(name=name, text=text, monsters=[MonsterCount(monster=w.monster, count=count)]))
             continue
         members = [MonsterCount(monster=m.monster, count=_count(rng, m.count)) for m in w.monsters]
