@@ -11,6 +11,7 @@ with rolled silver values, secrets, features, corpses, camp qualities.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from dataclasses import dataclass
 from random import Random
@@ -93,6 +94,71 @@ def _sentence(text: str) -> str:
 def _count(rng: Random, text: str) -> int:
     lo, hi = parse_count(text)
     return rng.randint(lo, hi)
+
+
+# --- where a thing lies in its room -------------------------------------------------------------
+
+_WORD = re.compile(r"[A-Za-z][a-z']*")
+
+
+def proper_nouns(th: Theme) -> frozenset[str]:
+    """Words the theme writes capitalised in the middle of a sentence (Cador, Igra, Kumar): names,
+    which keep their capital when a text is put after "In the north-west corner, "."""
+    return _PROPER.get(th.id) or _PROPER.setdefault(th.id, _proper(th))
+
+
+_PROPER: dict[str, frozenset[str]] = {}
+
+
+def _proper(th: Theme) -> frozenset[str]:
+    words: set[str] = set()
+    for text in _texts(th):
+        for sentence in re.split(r"(?<=[.!?:;])\s+|[\[\]|]", text):
+            for w in _WORD.findall(sentence)[1:]:
+                if w[0].isupper():
+                    words.add(w)
+    return frozenset(words) - _COMMON
+
+
+#: Words that may be capitalised mid-text (after a colon, in a quotation) but are never names.
+_COMMON = frozenset(
+    {"A", "An", "The", "Some", "One", "It", "This", "That", "There", "They", "He", "She", "Every", "Its"}
+)
+
+
+def _texts(th: Theme) -> list[str]:
+    out: list[str] = [*th.titles.owners, *th.hooks.settlements]
+    for k in th.room_kinds:
+        out += k.descriptions
+        out += [t for f in k.features for t in (f.text, f.success, f.failure)]
+    out += [t for tr in th.traps for t in (tr.text, tr.effect)]
+    out += [c.text for c in th.corpses]
+    return out
+
+
+def place_of(shape: RoomShape, tile: tuple[int, int], rng: Random) -> str:
+    """Where a tile lies in its room, in a GM's words: "In the north-west corner", "Against the east
+    wall", "In the middle" (issue #15: the key says where things are, as the sample dungeon does)."""
+    fx = (tile[0] - shape.x + 0.5) / max(1, shape.w)
+    fy = (tile[1] - shape.y + 0.5) / max(1, shape.h)
+    col = "west" if fx < 1 / 3 else "east" if fx > 2 / 3 else ""
+    row = "north" if fy < 1 / 3 else "south" if fy > 2 / 3 else ""
+    if col and row:
+        return f"In the {row}-{col} corner"
+    if col or row:
+        return f"{rng.choice(('Against', 'By', 'Along'))} the {row or col} wall"
+    return rng.choice(("In the middle", "At the centre", "In the middle of the floor"))
+
+
+def placed(th: Theme, place: str, text: str) -> str:
+    """``text`` put after a place: "In the north-west corner, a headless saint..." (a name keeps its capital)."""
+    text = text.strip()
+    if not text:
+        return text
+    first = _WORD.match(text)
+    if first is None or first[0] in proper_nouns(th) or first[0] == "I" or text[:2].isupper():
+        return f"{place}: {text}"
+    return f"{place}, {text[0].lower()}{text[1:]}"
 
 
 # --- doors --------------------------------------------------------------------------------------
@@ -291,6 +357,9 @@ def _monsters(plan: LevelPlan, shape: RoomShape, rng: Random, occupied: set[tupl
     for monster, count in groups:
         tiles = _tiles(shape, rng, count, occupied)
         occupied.update(tiles)
+        if note:  # where they are, then what they are doing: "in the north-west corner, gnawing on a bone"
+            place = place_of(shape, tiles[0], rng)
+            note = f"{place[0].lower()}{place[1:]}, {note}"
         out.append(MonsterGroup(monster=monster, count=count, positions=tiles, aware=aware, note=note))
         note = ""
     return out
@@ -459,7 +528,7 @@ def furnish_level(
             traps.append(
                 Trap(
                     name=t.name,
-                    text=fill(t.text, values, rng),
+                    text=placed(th, place_of(shape, tile, rng), fill(t.text, values, rng)),
                     tile=tile,
                     trigger=t.trigger,
                     find=t.find,
@@ -494,7 +563,7 @@ def furnish_level(
         features = [
             Feature(
                 name=f.name,
-                text=fill(f.text, values, rng),
+                text=placed(th, place_of(shape, _tiles(shape, rng, 1, occupied)[0], rng), fill(f.text, values, rng)),
                 test=f.test,
                 success=_sentence(fill(f.success, values, rng))
                 + (f" It is the secret door to room {hidden_to[shape.id][0]}." if f.reveals_door else ""),
@@ -507,7 +576,8 @@ def furnish_level(
         if rng.random() < kind.chances.corpses:
             for tile in _tiles(shape, rng, rng.choice((1, 1, 2, 3)), occupied):
                 c = fresh(rng, list(th.corpses), used, key=lambda x: x.text)
-                corpses.append(Corpse(tile=tile, text=fill(c.text, values, rng), rises_as=c.rises_as, warded=c.warded))
+                text = placed(th, place_of(shape, tile, rng), fill(c.text, values, rng))
+                corpses.append(Corpse(tile=tile, text=text, rises_as=c.rises_as, warded=c.warded))
         lit = rng.random() < kind.chances.lit
         rooms.append(
             Room(
