@@ -11,7 +11,6 @@ with rolled silver values, secrets, features, corpses, camp qualities.
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from dataclasses import dataclass
 from random import Random
@@ -32,7 +31,7 @@ from dungeon_gen.model import (
     Stairs,
     Trap,
 )
-from dungeon_gen.story import Story, fill
+from dungeon_gen.story import _WORD, Story, fill, proper_nouns
 from dungeon_gen.themes import LootTemplate, Role, RoomKind, RosterEntry, Theme, parse_count
 from rules.dice import DiceExpr
 
@@ -97,43 +96,6 @@ def _count(rng: Random, text: str) -> int:
 
 
 # --- where a thing lies in its room -------------------------------------------------------------
-
-_WORD = re.compile(r"[A-Za-z][a-z']*")
-
-
-def proper_nouns(th: Theme) -> frozenset[str]:
-    """Words the theme writes capitalised in the middle of a sentence (Cador, Igra, Kumar): names,
-    which keep their capital when a text is put after "In the north-west corner, "."""
-    return _PROPER.get(th.id) or _PROPER.setdefault(th.id, _proper(th))
-
-
-_PROPER: dict[str, frozenset[str]] = {}
-
-
-def _proper(th: Theme) -> frozenset[str]:
-    words: set[str] = set()
-    for text in _texts(th):
-        for sentence in re.split(r"(?<=[.!?:;])\s+|[\[\]|]", text):
-            for w in _WORD.findall(sentence)[1:]:
-                if w[0].isupper():
-                    words.add(w)
-    return frozenset(words) - _COMMON
-
-
-#: Words that may be capitalised mid-text (after a colon, in a quotation) but are never names.
-_COMMON = frozenset(
-    {"A", "An", "The", "Some", "One", "It", "This", "That", "There", "They", "He", "She", "Every", "Its"}
-)
-
-
-def _texts(th: Theme) -> list[str]:
-    out: list[str] = [*th.titles.owners, *th.hooks.settlements]
-    for k in th.room_kinds:
-        out += k.descriptions
-        out += [t for f in k.features for t in (f.text, f.success, f.failure)]
-    out += [t for tr in th.traps for t in (tr.text, tr.effect)]
-    out += [c.text for c in th.corpses]
-    return out
 
 
 def place_of(shape: RoomShape, tile: tuple[int, int], rng: Random) -> str:

@@ -68,6 +68,54 @@ def fill(template: str, values: Mapping[str, Any], rng: Random | None = None) ->
     return _DOUBLE_THE.sub(lambda m: m[1], text)
 
 
+_WORD = re.compile(r"[A-Za-z][a-z']*")
+
+
+def proper_nouns(th: Theme) -> frozenset[str]:
+    """Words the theme writes capitalised in the middle of a sentence (Cador, Igra, Kumar): names,
+    which keep their capital when a text is put after "In the north-west corner, "."""
+    return _PROPER.get(th.id) or _PROPER.setdefault(th.id, _proper(th))
+
+
+_PROPER: dict[str, frozenset[str]] = {}
+
+
+def _proper(th: Theme) -> frozenset[str]:
+    words: set[str] = set()
+    for text in _texts(th):
+        for sentence in re.split(r"(?<=[.!?:;])\s+|[\[\]|]", text):
+            for w in _WORD.findall(sentence)[1:]:
+                if w[0].isupper():
+                    words.add(w)
+    for name in (*th.titles.owners, *th.hooks.settlements):  # names, first word included
+        words.update(w for w in _WORD.findall(name) if w[0].isupper())
+    return frozenset(words) - _COMMON
+
+
+#: Words that may be capitalised mid-text (after a colon, in a quotation) but are never names.
+_COMMON = frozenset(
+    {"A", "An", "The", "Some", "One", "It", "This", "That", "There", "They", "He", "She", "Every", "Its"}
+)
+
+
+def _texts(th: Theme) -> list[str]:
+    out: list[str] = [*th.titles.owners, *th.hooks.settlements]
+    for k in th.room_kinds:
+        out += k.descriptions
+        out += [t for f in k.features for t in (f.text, f.success, f.failure)]
+    out += [t for tr in th.traps for t in (tr.text, tr.effect)]
+    out += [c.text for c in th.corpses]
+    return out
+
+
+def said(th: Theme, who: str, text: str) -> str:
+    """A rumour put in someone's mouth: "A drunk sexton swears the coffin was full of stones"."""
+    first = _WORD.match(text)
+    if first is None or first[0] in proper_nouns(th) or first[0] == "I":
+        return f"{who} {text}"
+    return f"{who} {text[0].lower()}{text[1:]}"
+
+
 @dataclass(frozen=True)
 class Story:
     """Names drawn before the levels, so rooms and doom events can use them."""
@@ -156,12 +204,20 @@ def tell(th: Theme, story: Story, levels: list[LevelData], rng: Random) -> Told:
     trues = rng.sample(true_pool, k=min(n_true, len(true_pool)))
     falses = rng.sample(th.rumours.false, k=11 - len(trues))
 
+    # Who tells it (the theme's phrases.teller), unless the rumour names its teller itself.
+    tellers = th.phrases.get("teller", [])
+
+    def voiced(template: str, text: str) -> str:
+        if not tellers or "{@" in template:
+            return text
+        return said(th, fill(rng.choice(tellers), values(), rng), text)
+
     def told(t: str | PlaceRumour) -> str:
         if isinstance(t, str):
-            return fill(t, values(), rng)
-        return fill(t.text, {**values(), "room": where[t.kind].name.lower()}, rng)
+            return voiced(t, fill(t, values(), rng))
+        return voiced(t.text, fill(t.text, {**values(), "room": where[t.kind].name.lower()}, rng))
 
-    pool = [(told(t), True) for t in trues] + [(fill(f, values(), rng), False) for f in falses]
+    pool = [(told(t), True) for t in trues] + [(voiced(f, fill(f, values(), rng)), False) for f in falses]
     rng.shuffle(pool)
     rumours = [Rumour(roll=roll, text=text, true=true) for roll, (text, true) in zip(range(2, 13), pool, strict=True)]
 
