@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
+from dungeon_gen.difficulty import fight, monster_level, trap_strength
 from dungeon_gen.layout import LevelLayout, Link, RoomShape
 from dungeon_gen.model import (
     Connection,
@@ -30,7 +31,7 @@ from dungeon_gen.model import (
     Stairs,
     Trap,
 )
-from dungeon_gen.story import Story, fill
+from dungeon_gen.story import _WORD, Story, fill, proper_nouns
 from dungeon_gen.themes import LootTemplate, Role, RoomKind, RosterEntry, Theme, parse_count
 from rules.dice import DiceExpr
 
@@ -48,6 +49,7 @@ SPIKEABLE = frozenset({"wooden", "stuck", "iron", "locked"})
 SIZE_FIT = {"small": ("small",), "medium": ("medium", "small"), "large": ("large", "huge", "medium")}
 PRICE = {"free": "0", "common": "1d6", "uncommon": "2 + 2d6", "valuable": "3 x 2d6", "rare": "5 x 3d6",
          "exotic": "10 x 4d6"}  # fmt: skip
+RANK = {"free": 0, "common": 0, "uncommon": 1, "valuable": 2, "rare": 3, "exotic": 4}
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ class LevelPlan:
     seed: int
 
 
-def _weighted(rng: Random, items: list[Any], weights: list[int]) -> Any:
+def _weighted(rng: Random, items: list[Any], weights: list[int] | list[float]) -> Any:
     return rng.choices(items, weights=weights)[0]
 
 
@@ -91,6 +93,34 @@ def _sentence(text: str) -> str:
 def _count(rng: Random, text: str) -> int:
     lo, hi = parse_count(text)
     return rng.randint(lo, hi)
+
+
+# --- where a thing lies in its room -------------------------------------------------------------
+
+
+def place_of(shape: RoomShape, tile: tuple[int, int], rng: Random) -> str:
+    """Where a tile lies in its room, in a GM's words: "In the north-west corner", "Against the east
+    wall", "In the middle" (issue #15: the key says where things are, as the sample dungeon does)."""
+    fx = (tile[0] - shape.x + 0.5) / max(1, shape.w)
+    fy = (tile[1] - shape.y + 0.5) / max(1, shape.h)
+    col = "west" if fx < 1 / 3 else "east" if fx > 2 / 3 else ""
+    row = "north" if fy < 1 / 3 else "south" if fy > 2 / 3 else ""
+    if col and row:
+        return f"In the {row}-{col} corner"
+    if col or row:
+        return f"{rng.choice(('Against', 'By', 'Along'))} the {row or col} wall"
+    return rng.choice(("In the middle", "At the centre", "In the middle of the floor"))
+
+
+def placed(th: Theme, place: str, text: str) -> str:
+    """``text`` put after a place: "In the north-west corner, a headless saint..." (a name keeps its capital)."""
+    text = text.strip()
+    if not text:
+        return text
+    first = _WORD.match(text)
+    if first is None or first[0] in proper_nouns(th) or first[0] == "I" or text[:2].isupper():
+        return f"{place}: {text}"
+    return f"{place}, {text[0].lower()}{text[1:]}"
 
 
 # --- doors --------------------------------------------------------------------------------------
@@ -251,21 +281,47 @@ def _tiles(shape: RoomShape, rng: Random, n: int, avoid: set[tuple[int, int]]) -
     return [rng.choice(floor) for _ in range(n)]
 
 
+def _budget(plan: LevelPlan, shape: RoomShape) -> float:
+    """The strength (summed bestiary levels) a room's fight aims at: it grows with the level's difficulty
+    and, a little, with the room's distance from the way in (issue #15)."""
+    return 2.0 + 1.3 * plan.level + 0.4 * min(shape.depth, 6)
+
+
+def _cap(plan: LevelPlan) -> int:
+    """No monster of the dungeon is stronger than its master (issue #15)."""
+    return monster_level(plan.story.boss)
+
+
 def _monsters(plan: LevelPlan, shape: RoomShape, rng: Random, occupied: set[tuple[int, int]],
               values: dict[str, Any]) -> list[MonsterGroup]:  # fmt: skip
     th = plan.theme
     danger = shape.depth + plan.depth
-    role: Role = "elite" if rng.random() < min(0.5, 0.12 * danger) else "minion"
+    role: Role = "elite" if rng.random() < min(0.6, 0.04 * plan.level + 0.1 * danger) else "minion"
     pool: list[RosterEntry] = th.roster(plan.level, role) or th.roster(plan.level, "minion") or list(th.monsters)
-    entry = _weighted(rng, pool, [e.weight for e in pool])
-    groups = [(entry.monster, _count(rng, entry.group))]
-    groups += [(m.monster, _count(rng, m.count)) for m in entry.escort]
+    cap = _cap(plan)
+    weakest = min(monster_level(e.monster) for e in pool)
+    pool = [e for e in pool if monster_level(e.monster) <= max(cap, weakest)]
+    # Monsters near the level's strength are likelier than the weakest of the window.
+    ideal = plan.level + (1 if role == "elite" else 0)
+    entry = _weighted(rng, pool, [e.weight / (1 + abs(monster_level(e.monster) - ideal)) for e in pool])
+    lo, hi = parse_count(entry.group)
+    first = rng.randint(lo, hi)
+    escort = [(m.monster, _count(rng, m.count)) for m in entry.escort]
+    # Weak monsters come in larger numbers at a higher level, up to the room's budget.
+    level = monster_level(entry.monster)
+    room = max(0.0, _budget(plan, shape) - fight(escort))
+    most = min(hi + plan.level // 2, max(1, len(shape.tiles) // 3), 8)
+    first = max(first, min(most, round(room / level)))
+    groups = [(entry.monster, first), *escort]
     out = []
     aware = rng.random() < 0.7
-    note = fill(rng.choice(entry.doing), values) if entry.doing else ""
+    note = fill(rng.choice(entry.doing), values, rng) if entry.doing else ""
     for monster, count in groups:
         tiles = _tiles(shape, rng, count, occupied)
         occupied.update(tiles)
+        if note:  # where they are, then what they are doing: "in the north-west corner, gnawing on a bone"
+            place = place_of(shape, tiles[0], rng)
+            note = f"{place[0].lower()}{place[1:]}, {note}"
         out.append(MonsterGroup(monster=monster, count=count, positions=tiles, aware=aware, note=note))
         note = ""
     return out
@@ -276,7 +332,7 @@ def _boss(plan: LevelPlan, shape: RoomShape, rng: Random, occupied: set[tuple[in
     entry = plan.theme.monsters[plan.story.boss_entry]
     groups = [(entry.monster, 1)] + [(m.monster, _count(rng, m.count)) for m in entry.escort]
     out = []
-    note = fill(rng.choice(entry.doing), values) if entry.doing else "waiting in the dark"
+    note = fill(rng.choice(entry.doing), values, rng) if entry.doing else "waiting in the dark"
     for monster, count in groups:
         tiles = _tiles(shape, rng, count, occupied)
         occupied.update(tiles)
@@ -287,17 +343,22 @@ def _boss(plan: LevelPlan, shape: RoomShape, rng: Random, occupied: set[tuple[in
 
 def _loot(plan: LevelPlan, rng: Random, values: dict[str, Any], *, rich: bool = False) -> list[Loot]:
     pool = [lt for lt in plan.theme.loot if lt.fits(plan.level)] or list(plan.theme.loot)
+    rarities = [lt.rarity or _item_rarity(lt.item or "") for lt in pool]
+    # Richer finds at a higher level (issue #15): rarer things likelier, and now and then one more.
+    weights = [lt.weight * (1 + RANK[r] * (plan.level - 1) / 6) for lt, r in zip(pool, rarities, strict=True)]
+    extra = 1 if rng.random() < 0.06 * (plan.level - 1) else 0
     out: list[Loot] = []
-    for _ in range(rng.choice((1, 1, 2, 2, 3)) + (2 if rich else 0)):
-        lt: LootTemplate = _weighted(rng, pool, [lt.weight for lt in pool])
-        rarity = lt.rarity or _item_rarity(lt.item or "")
+    for _ in range(rng.choice((1, 1, 2, 2, 3)) + (2 if rich else 0) + extra):
+        i = _weighted(rng, list(range(len(pool))), weights)
+        lt: LootTemplate = pool[i]
+        rarity = rarities[i]
         formula = lt.value if lt.value is not None else PRICE[rarity]
         value = DiceExpr.parse(formula).roll(rng) if isinstance(formula, str) else int(formula)
         count = _count(rng, lt.count)
-        text = fill(lt.text, values) if lt.text else ""
+        text = fill(lt.text, values, rng) if lt.text else ""
         out.append(
             Loot(
-                name=fill(lt.label, values),
+                name=fill(lt.label, values, rng),
                 text=text,
                 rarity=rarity,
                 value=value,
@@ -372,14 +433,14 @@ def furnish_level(
         values = plan.story.values(room=names[link.a].lower())
         if door_kind == "secret":
             _, template = fresh(rng, hiding, used, key=lambda h: h[1])
-            text = fill(template, values)
+            text = fill(template, values, rng)
         else:
-            text = fill(fresh(rng, th.doors.for_kind(door_kind), used), values)  # type: ignore[arg-type]
+            text = fill(fresh(rng, th.doors.for_kind(door_kind), used), values, rng)  # type: ignore[arg-type]
         key: str | None = None
         if door_kind == "locked":
             key_room = _key_room(layout, door_kinds, link, rng)
             where = f"{names[key_room].lower()} (room {key_room})"
-            key = fill(fresh(rng, th.doors.keys, used), plan.story.values(room=where))
+            key = fill(fresh(rng, th.doors.keys, used), plan.story.values(room=where), rng)
             extra_loot[key_room].append(
                 Loot(
                     name=f"Key to the locked door between rooms {link.a} and {link.b}", rarity="free", value=0, text=key
@@ -418,21 +479,25 @@ def furnish_level(
         elif (shape.id not in entrance_rooms or rng.random() < 0.5) and rng.random() < kind.chances.monsters:
             monsters = _monsters(plan, shape, rng, occupied, values)
         traps: list[Trap] = []
-        if rng.random() < kind.chances.trap:
+        if rng.random() < min(1.0, kind.chances.trap * (0.75 + 0.08 * plan.level)):
             pool = [t for t in th.traps if t.fits(plan.level)] or list(th.traps)
-            t = fresh(rng, pool, used, key=lambda x: x.name)
+            # Deadlier traps at a higher level (issue #15): the closer to the level's aim, the likelier.
+            aim = 1.0 + 0.7 * plan.level
+            left = [t for t in pool if t.name not in used] or pool
+            t = _weighted(rng, left, [1 / (1 + abs(trap_strength(t.attack, t.doom) - aim)) for t in left])
+            used.add(t.name)
             tile = _tiles(shape, rng, 1, occupied)[0]
             traps.append(
                 Trap(
                     name=t.name,
-                    text=fill(t.text, values),
+                    text=placed(th, place_of(shape, tile, rng), fill(t.text, values, rng)),
                     tile=tile,
                     trigger=t.trigger,
                     find=t.find,
-                    clue=fill(t.clue, values),
+                    clue=fill(t.clue, values, rng),
                     disarm=f"{t.disarm}: {t.disarm_text}",
                     attack=t.attack,
-                    effect=fill(t.effect, values),
+                    effect=fill(t.effect, values, rng),
                     afflictions=list(t.afflictions),
                     doom=t.doom,
                 )
@@ -447,7 +512,7 @@ def furnish_level(
                 find = "INT"
                 stash = unused(rng, stashes, used, key=lambda x: x.text)
                 if stash is not None:
-                    place = fill(stash.text, values).strip().rstrip(".")
+                    place = fill(stash.text, values, rng).strip().rstrip(".")
                     text = f"Hidden {place}: {hidden.name}."
                     find = stash.find
                 secrets[shape.id].append(Secret(kind="treasure", text=text, find=find, reveals=hidden.name))
@@ -455,16 +520,16 @@ def furnish_level(
         s = unused(rng, room_secrets, used, key=lambda x: x.text) if rng.random() < kind.chances.secret else None
         if s is not None:
             secrets[shape.id].append(
-                Secret(kind=s.kind, text=fill(s.text, values), find=s.find, reveals=fill(s.reveals, values))
+                Secret(kind=s.kind, text=fill(s.text, values, rng), find=s.find, reveals=fill(s.reveals, values, rng))
             )
         features = [
             Feature(
                 name=f.name,
-                text=fill(f.text, values),
+                text=placed(th, place_of(shape, _tiles(shape, rng, 1, occupied)[0], rng), fill(f.text, values, rng)),
                 test=f.test,
-                success=_sentence(fill(f.success, values))
+                success=_sentence(fill(f.success, values, rng))
                 + (f" It is the secret door to room {hidden_to[shape.id][0]}." if f.reveals_door else ""),
-                failure=fill(f.failure, values),
+                failure=fill(f.failure, values, rng),
                 rewards=list(f.rewards),
             )
             for f in _fresh_features(rng, kind, used, secret_door=bool(hidden_to[shape.id]))
@@ -473,7 +538,8 @@ def furnish_level(
         if rng.random() < kind.chances.corpses:
             for tile in _tiles(shape, rng, rng.choice((1, 1, 2, 3)), occupied):
                 c = fresh(rng, list(th.corpses), used, key=lambda x: x.text)
-                corpses.append(Corpse(tile=tile, text=fill(c.text, values), rises_as=c.rises_as, warded=c.warded))
+                text = placed(th, place_of(shape, tile, rng), fill(c.text, values, rng))
+                corpses.append(Corpse(tile=tile, text=text, rises_as=c.rises_as, warded=c.warded))
         lit = rng.random() < kind.chances.lit
         rooms.append(
             Room(
@@ -485,7 +551,7 @@ def furnish_level(
                 w=shape.w,
                 h=shape.h,
                 outline=sorted(shape.tiles) if shape.shape != "rect" else None,
-                description=fill(fresh(rng, kind.descriptions, used), values),
+                description=fill(fresh(rng, kind.descriptions, used), values, rng),
                 monsters=monsters,
                 traps=traps,
                 loot=loot,
@@ -499,6 +565,7 @@ def furnish_level(
             )
         )
 
+    _strongest_lair(plan, rooms, {r.id: r for r in layout.rooms}, rng)
     stairs: list[Stairs] = []
     if layout.stairs_down is not None:
         s = layout.stairs_down
@@ -521,6 +588,35 @@ def furnish_level(
     return rooms, connections, stairs
 
 
+def _strongest_lair(plan: LevelPlan, rooms: list[Room], shapes: dict[int, RoomShape], rng: Random) -> None:
+    """The master's lair is the hardest fight of its level (issue #15): while another room's fight is as
+    hard, one more of the master's guards stands in the lair."""
+    for i, room in enumerate(rooms):
+        if not room.boss or not room.monsters:
+            continue
+        hardest = max((fight(r.monsters) for r in rooms if r.id != room.id), default=0)
+        groups = list(room.monsters)
+        if len(groups) > 1:
+            guard, added = groups[-1].monster, 0
+        else:  # a master with no guards of its own takes the level's weakest as guards
+            pool = plan.theme.roster(plan.level, "minion") or [e for e in plan.theme.monsters if e.role != "boss"]
+            guard, added = min(pool, key=lambda e: (monster_level(e.monster), e.monster)).monster, 0
+        occupied = {t for g in groups for t in g.positions}
+        tiles: list[tuple[int, int]] = []
+        while fight(groups) + monster_level(guard) * added <= hardest and added < 30:
+            tiles += _tiles(shapes[room.id], rng, 1, occupied)
+            occupied.update(tiles)
+            added += 1
+        if not added:
+            continue
+        if len(groups) > 1:
+            g = groups[-1]
+            groups[-1] = g.model_copy(update={"count": g.count + added, "positions": [*g.positions, *tiles]})
+        else:
+            groups.append(MonsterGroup(monster=guard, count=added, positions=tiles, note="guarding their master"))
+        rooms[i] = room.model_copy(update={"monsters": groups})
+
+
 def entrance_ways(th: Theme, story: Story, layout: LevelLayout, rng: Random) -> list[EntranceWay]:
     """The corridors from outside into each entrance room, with their doors."""
     used: set[str] = set()
@@ -532,7 +628,7 @@ def entrance_ways(th: Theme, story: Story, layout: LevelLayout, rng: Random) -> 
             tile=e.door_tile,
             vertical=e.door_vertical,
             spikeable=kind in SPIKEABLE,
-            text=fill(fresh(rng, th.doors.for_kind(kind), used), story.values()),  # type: ignore[arg-type]
+            text=fill(fresh(rng, th.doors.for_kind(kind), used), story.values(), rng),  # type: ignore[arg-type]
         )
         out.append(EntranceWay(room=e.room, side=e.side, path=list(e.path), door=door))
     return out

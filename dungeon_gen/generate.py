@@ -13,6 +13,7 @@ from itertools import pairwise
 from random import Random
 
 from dungeon_gen.contents import LevelPlan, entrance_ways, furnish_level
+from dungeon_gen.difficulty import fight
 from dungeon_gen.doom import doom_track, wandering_groups
 from dungeon_gen.layout import build_level
 from dungeon_gen.model import Dungeon, EntranceWay, LevelData
@@ -82,7 +83,7 @@ def generate(
         if layout.stairs_down is not None:
             down_at = layout.stairs_down.tile
         groups = wandering_groups(plan, stream(lseed, "wanderers"))
-        track = doom_track(plan, groups, stream(lseed, "doom"))
+        track = doom_track(plan, groups, stream(lseed, "doom"), hardest=max(fight(r.monsters) for r in rooms_))
         levels.append(
             LevelData(
                 depth=d,

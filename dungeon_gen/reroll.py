@@ -19,6 +19,7 @@ from collections import deque
 from random import Random
 
 from dungeon_gen.contents import LevelPlan, _camp, furnish_level
+from dungeon_gen.difficulty import fight
 from dungeon_gen.doom import doom_track, wandering_groups
 from dungeon_gen.generate import stream
 from dungeon_gen.layout import Entrance, LevelLayout, RoomShape, size_of
@@ -233,6 +234,7 @@ def reroll_doom(
     groups = level.wandering_monsters
     if wanderers:
         groups = wandering_groups(plan, stream(lseed, f"reroll-wanderers:{seed}"))
-    track = doom_track(plan, groups, stream(lseed, f"reroll-doom:{seed}"))
+    hardest = max((fight(r.monsters) for r in level.rooms), default=0)
+    track = doom_track(plan, groups, stream(lseed, f"reroll-doom:{seed}"), hardest=hardest)
     new_level = level.model_copy(update={"doom_track": track, "wandering_monsters": groups})
     return _with_level(d, new_level)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+from dungeon_gen.difficulty import monster_level
 from dungeon_gen.model import LevelData, Rumour
 from dungeon_gen.themes import PlaceRumour, Theme
 
@@ -25,10 +27,93 @@ _DOUBLE_THE = re.compile(r"\b([Tt]he) [Tt]he\b")
 _RELATIVE = re.compile(r"\b(Upper|Lower|Higher|Deeper|Deep|Bottom|Top|First|Second|Third|Last)\b")
 
 
-def fill(template: str, values: dict[str, Any]) -> str:
-    """Fill ``{placeholders}``; "the The Mourners" (a name that starts with The) reads "the Mourners"."""
-    text = template.format_map(_Blanks({k: str(v) for k, v in values.items()}))
+#: ``[a|b|c]``: one of the alternatives, drawn when the template is filled.
+_ALTERNATIVES = re.compile(r"\[([^\[\]]*\|[^\[\]]*)\]")
+#: ``{@smell}``: one phrase of the theme's ``phrases.smell``.
+_PHRASE = re.compile(r"\{@([a-z][a-z0-9_]*)\}")
+#: Marks where a drawn part begins, so a part that opens a sentence is capitalised.
+_MARK = "\x01"
+_OPENS = re.compile(r"(^|[.!?][\"')]?\s+)\x01([a-z])")
+#: The key of :meth:`Story.values` that carries the theme's phrase banks to :func:`fill`.
+PHRASES = "@phrases"
+
+
+def expand(template: str, rng: Random | None, phrases: Mapping[str, tuple[str, ...]] | None = None) -> str:
+    """Draw a template's parts: each ``{@bank}`` becomes one phrase of that bank, then each
+    ``[a|b|c]`` one of its alternatives (left to right, so the same RNG state gives the same
+    text).  Without an RNG the first phrase and the first alternative are taken."""
+    if "[" not in template and "{@" not in template:
+        return template
+
+    def phrase(m: re.Match[str]) -> str:
+        bank = (phrases or {}).get(m[1])
+        if not bank:
+            return m[0]
+        return _MARK + (rng.choice(bank) if rng is not None else bank[0])
+
+    def alternative(m: re.Match[str]) -> str:
+        options = m[1].split("|")
+        return _MARK + (rng.choice(options) if rng is not None else options[0])
+
+    text = _ALTERNATIVES.sub(alternative, _PHRASE.sub(phrase, template))
+    text = _OPENS.sub(lambda m: m[1] + m[2].upper(), text)
+    return re.sub(r" {2,}", " ", text.replace(_MARK, "")).replace(" .", ".").replace(" ,", ",")
+
+
+def fill(template: str, values: Mapping[str, Any], rng: Random | None = None) -> str:
+    """Draw the template's parts (:func:`expand`: ``{@bank}`` and ``[a|b|c]``, from ``rng``), then
+    fill its ``{placeholders}``; "the The Mourners" (a name that starts with The) reads "the Mourners"."""
+    text = expand(template, rng, values.get(PHRASES))
+    text = text.format_map(_Blanks({k: str(v) for k, v in values.items() if k != PHRASES}))
     return _DOUBLE_THE.sub(lambda m: m[1], text)
+
+
+_WORD = re.compile(r"[A-Za-z][a-z']*")
+
+
+def proper_nouns(th: Theme) -> frozenset[str]:
+    """Words the theme writes capitalised in the middle of a sentence (Cador, Igra, Kumar): names,
+    which keep their capital when a text is put after "In the north-west corner, "."""
+    return _PROPER.get(th.id) or _PROPER.setdefault(th.id, _proper(th))
+
+
+_PROPER: dict[str, frozenset[str]] = {}
+
+
+def _proper(th: Theme) -> frozenset[str]:
+    words: set[str] = set()
+    for text in _texts(th):
+        for sentence in re.split(r"(?<=[.!?:;])\s+|[\[\]|]", text):
+            for w in _WORD.findall(sentence)[1:]:
+                if w[0].isupper():
+                    words.add(w)
+    for name in (*th.titles.owners, *th.hooks.settlements):  # names, first word included
+        words.update(w for w in _WORD.findall(name) if w[0].isupper())
+    return frozenset(words) - _COMMON
+
+
+#: Words that may be capitalised mid-text (after a colon, in a quotation) but are never names.
+_COMMON = frozenset(
+    {"A", "An", "The", "Some", "One", "It", "This", "That", "There", "They", "He", "She", "Every", "Its"}
+)
+
+
+def _texts(th: Theme) -> list[str]:
+    out: list[str] = [*th.titles.owners, *th.hooks.settlements]
+    for k in th.room_kinds:
+        out += k.descriptions
+        out += [t for f in k.features for t in (f.text, f.success, f.failure)]
+    out += [t for tr in th.traps for t in (tr.text, tr.effect)]
+    out += [c.text for c in th.corpses]
+    return out
+
+
+def said(th: Theme, who: str, text: str) -> str:
+    """A rumour put in someone's mouth: "A drunk sexton swears the coffin was full of stones"."""
+    first = _WORD.match(text)
+    if first is None or first[0] in proper_nouns(th) or first[0] == "I":
+        return f"{who} {text}"
+    return f"{who} {text[0].lower()}{text[1:]}"
 
 
 @dataclass(frozen=True)
@@ -43,6 +128,7 @@ class Story:
     level_notes: tuple[str, ...]
     boss: str  # the bestiary name of the dungeon's master, waiting on the deepest level
     boss_entry: int  # index into the theme's monster roster
+    phrases: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, hash=False)
 
     @classmethod
     def draw(cls, th: Theme, rng: Random, *, level: int, depth: int) -> Story:
@@ -63,9 +149,13 @@ class Story:
         bounty = th.hooks.bounty.silver(level, depth)
         deepest = min(10, level + depth - 1)
         candidates = th.roster(deepest, "boss") or th.roster(deepest, "elite") or list(th.monsters)
+        # The master is the strongest thing of its level (issue #15): one strong enough for the deepest
+        # level's difficulty, so the cap it sets on the other monsters (contents.py) leaves them their due.
+        floor = min(deepest + 1, max(monster_level(e.monster) for e in candidates))
+        candidates = [e for e in candidates if monster_level(e.monster) >= floor]
         entry = rng.choices(candidates, weights=[e.weight for e in candidates])[0]
         return cls(title, owner, settlement, bounty, tuple(names), tuple(notes), entry.monster,
-                   th.monsters.index(entry))  # fmt: skip
+                   th.monsters.index(entry), th.phrase_banks())  # fmt: skip
 
     def values(self, **more: Any) -> dict[str, Any]:
         return {
@@ -75,6 +165,7 @@ class Story:
             "bounty": self.bounty,
             "level_name": self.level_names[0],
             "boss": self.boss,
+            PHRASES: self.phrases,
             **more,
         }
 
@@ -99,9 +190,9 @@ def tell(th: Theme, story: Story, levels: list[LevelData], rng: Random) -> Told:
     def values() -> dict[str, Any]:
         return story.values(room=room.name.lower(), group=rng.choice(groups))  # templates write "the {room}"
 
-    hook = fill(rng.choice(th.hooks.templates), values())
+    hook = fill(rng.choice(th.hooks.templates), values(), rng)
     openers = rng.sample(th.hooks.openers, k=min(3, len(th.hooks.openers)))
-    hook += "\n\nPossible ideas for starting out:\n" + "\n".join(f"- {fill(o, values())}" for o in openers)
+    hook += "\n\nPossible ideas for starting out:\n" + "\n".join(f"- {fill(o, values(), rng)}" for o in openers)
 
     # A rumour about a place is true only where the map has that place: drawn only then, naming it.
     where: dict[str, Any] = {}
@@ -113,14 +204,22 @@ def tell(th: Theme, story: Story, levels: list[LevelData], rng: Random) -> Told:
     trues = rng.sample(true_pool, k=min(n_true, len(true_pool)))
     falses = rng.sample(th.rumours.false, k=11 - len(trues))
 
+    # Who tells it (the theme's phrases.teller), unless the rumour names its teller itself.
+    tellers = th.phrases.get("teller", [])
+
+    def voiced(template: str, text: str) -> str:
+        if not tellers or "{@" in template:
+            return text
+        return said(th, fill(rng.choice(tellers), values(), rng), text)
+
     def told(t: str | PlaceRumour) -> str:
         if isinstance(t, str):
-            return fill(t, values())
-        return fill(t.text, {**values(), "room": where[t.kind].name.lower()})
+            return voiced(t, fill(t, values(), rng))
+        return voiced(t.text, fill(t.text, {**values(), "room": where[t.kind].name.lower()}, rng))
 
-    pool = [(told(t), True) for t in trues] + [(fill(f, values()), False) for f in falses]
+    pool = [(told(t), True) for t in trues] + [(voiced(f, fill(f, values(), rng)), False) for f in falses]
     rng.shuffle(pool)
     rumours = [Rumour(roll=roll, text=text, true=true) for roll, (text, true) in zip(range(2, 13), pool, strict=True)]
 
-    parts = [fill(rng.choice(part), values()) for part in (th.history.origin, th.history.fall, th.history.now)]
+    parts = [fill(rng.choice(part), values(), rng) for part in (th.history.origin, th.history.fall, th.history.now)]
     return Told(hook=hook, rumours=rumours, history="\n\n".join(parts))

@@ -101,10 +101,44 @@ def placeholders(text: str) -> set[str]:
     return found
 
 
+_PHRASE_REF = re.compile(r"^@[a-z][a-z0-9_]*$")
+
+
+def phrase_refs(text: str) -> set[str]:
+    """The phrase banks a template draws from: ``{@smell}`` -> ``{"smell"}``."""
+    return {name[1:] for name in placeholders(text) if name.startswith("@")}
+
+
+def _check_alternatives(v: str) -> None:
+    """``[a|b|c]`` parts: balanced, not nested, with two or more alternatives."""
+    depth = 0
+    start = 0
+    for i, ch in enumerate(v):
+        if ch == "[":
+            if depth:
+                raise ValueError(f"[...] alternatives may not nest (at {v[start : i + 1][:40]!r})")
+            depth, start = 1, i
+        elif ch == "]":
+            if not depth:
+                raise ValueError(f"a ] with no [ before it in {v[:40]!r}...")
+            if "|" not in v[start:i]:
+                raise ValueError(f"{v[start : i + 1]!r} needs two or more alternatives split by |")
+            depth = 0
+        elif ch == "|" and not depth:
+            raise ValueError(f"a | outside [...] in {v[:40]!r}...")
+    if depth:
+        raise ValueError(f"a [ with no ] after it in {v[:40]!r}...")
+
+
 def _check_template(v: str) -> str:
-    unknown = placeholders(v) - PLACEHOLDERS
+    names = placeholders(v)
+    bad = sorted(n for n in names if n.startswith("@") and not _PHRASE_REF.match(n))
+    if bad:
+        raise ValueError(f"malformed phrase reference(s) {bad}: write {{@bank}} with a snake_case bank name")
+    unknown = {n for n in names if not n.startswith("@")} - PLACEHOLDERS
     if unknown:
         raise ValueError(f"unknown placeholder(s) {sorted(unknown)}; allowed: {sorted(PLACEHOLDERS)}")
+    _check_alternatives(v)
     return v
 
 
@@ -127,6 +161,8 @@ def _check_title(v: str) -> str:
 def _check_plain(v: str) -> str:
     if "{" in v or "}" in v:
         raise ValueError("no {placeholders} here: this field is used as it is written")
+    if "[" in v or "]" in v or "|" in v:
+        raise ValueError("no [a|b] alternatives here: this field is used as it is written")
     return v
 
 
@@ -440,6 +476,19 @@ class Doors(Strict):
 # --- the theme ----------------------------------------------------------------------------------
 
 
+def _strings(obj: object) -> list[str]:
+    """Every string inside a model, list or dict (the theme's texts, to check their phrase references)."""
+    if isinstance(obj, str):
+        return [obj]
+    if isinstance(obj, dict):
+        return [s for v in obj.values() for s in _strings(v)]
+    if isinstance(obj, list | tuple):
+        return [s for v in obj for s in _strings(v)]
+    if hasattr(obj, "__pydantic_fields__"):
+        return [s for name in type(obj).__pydantic_fields__ for s in _strings(getattr(obj, name))]
+    return []
+
+
 class Theme(Strict):
     id: Id
     name: Plain
@@ -460,6 +509,9 @@ class Theme(Strict):
     history: History
     doom: Annotated[list[DoomTemplate], Field(min_length=11)]
     doors: Doors
+    #: Phrase banks (``{@smell}`` in a template draws one of ``phrases.smell``), so that ten keys of
+    #: one theme rarely share a whole sentence.  A phrase may hold ``[a|b]`` and placeholders, not ``{@...}``.
+    phrases: dict[Id, Annotated[list[Template], Field(min_length=4)]] = {}
 
     @model_validator(mode="after")
     def _theme(self) -> Theme:
@@ -487,6 +539,14 @@ class Theme(Strict):
         for d in self.doom:
             if d.group is not None and d.group not in groups:
                 raise ValueError(f"doom template names unknown wandering group {d.group!r}")
+        for bank, texts in self.phrases.items():
+            nested = sorted({r for t in texts for r in phrase_refs(t)})
+            if nested:
+                raise ValueError(f"phrases.{bank}: a phrase may not draw from another bank ({nested})")
+            check_unique(texts, f"phrases.{bank}")
+        unknown = sorted({r for t in _strings(self) for r in phrase_refs(t)} - set(self.phrases))
+        if unknown:
+            raise ValueError(f"templates draw from phrase bank(s) {unknown}, which phrases does not define")
         return self
 
     # --- what the generator asks -----------------------------------------------------------------
@@ -507,6 +567,9 @@ class Theme(Strict):
 
     def room_kind(self, kind_id: str) -> RoomKind:
         return next(k for k in self.room_kinds if k.id == kind_id)
+
+    def phrase_banks(self) -> dict[str, tuple[str, ...]]:
+        return {name: tuple(texts) for name, texts in self.phrases.items()}
 
 
 # --- cross-checks against the game's content ---------------------------------------------------

@@ -185,6 +185,11 @@ def to_markdown(d: Dungeon) -> str:
     for level in d.levels:
         if level.depth > 1:
             lines += [f"# Level {level.depth}: {level.name}" if level.name else f"# Level {level.depth}", ""]
+            # How the party gets here, under the level's heading (and never a heading straight under a heading).
+            ups = [s for s in level.stairs if s.to_depth < level.depth]
+            lines += [f"*Reached by the stairs down from level {s.to_depth}, room {s.to_room}; they come out in "
+                      f"room {s.room}.*" for s in ups] or ["*No way down to this level is known.*"]  # fmt: skip
+            lines.append("")
         elif level.name:
             lines += [f"*Level 1: {level.name}*" if len(d.levels) > 1 else f"*{level.name}*", ""]
         lines += level_front(level)

@@ -7,10 +7,13 @@ import shutil
 import string
 import typing
 from pathlib import Path
+from random import Random
 
 import pytest
 from pydantic import BaseModel
 
+from dungeon_gen.story import PHRASES
+from dungeon_gen.story import fill as fill_template
 from dungeon_gen.themes import (
     DOOM_KINDS,
     PLACEHOLDERS,
@@ -234,11 +237,16 @@ def _templates(t: Theme) -> list[str]:
 
 
 def test_placeholders_fill(themes: dict[str, Theme]) -> None:
-    fill = {name: f"<{name}>" for name in PLACEHOLDERS}
+    values = {name: f"<{name}>" for name in PLACEHOLDERS}
     for t in themes.values():
+        banks = t.phrase_banks()
         for text in _templates(t):
-            assert placeholders(text) <= PLACEHOLDERS, text
-            assert "{" not in text.format(**fill)
+            plain = {n for n in placeholders(text) if not n.startswith("@")}
+            assert plain <= PLACEHOLDERS, text
+            assert {n[1:] for n in placeholders(text) - plain} <= set(banks), text
+            for seed in range(3):  # every part drawn, every placeholder filled
+                out = fill_template(text, {**values, PHRASES: banks}, Random(seed))
+                assert "{" not in out and "[" not in out and "|" not in out, out
         for hook in t.hooks.templates:
             assert "{bounty}" in hook and "{settlement}" in hook, hook
         for d in t.doom:
@@ -303,7 +311,6 @@ def _model_args(tp: object) -> list[type[BaseModel]]:
     return [m for a in typing.get_args(tp) for m in _model_args(a)]
 
 
-
 # --- broken copies -------------------------------------------------------------------------------
 
 
@@ -324,7 +331,7 @@ BROKEN = [
         "'Red spike plates'",
         "colour",
     ),
-    ('clue = "a crate of spikes', 'hint = "a crate of spikes', "'Red spike plates'", "clue"),
+    ('clue = "[a crate of spikes', 'hint = "[a crate of spikes', "'Red spike plates'", "clue"),
     (
         'monster = "Bloated Screamer"\nrole = "elite"',
         'monster = "Bloated Screemer"\nrole = "elite"',

@@ -3,9 +3,12 @@ wanderers every time."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from dungeon_gen.generate import generate
+from dungeon_gen.model import Dungeon
 from dungeon_gen.themes import load_themes
 
 
@@ -22,3 +25,46 @@ def test_wanderers_come_from_the_whole_roster_of_the_level(theme: str) -> None:
         names = [g.name for g in d.wandering_monsters]
         assert len(set(names)) == len(names)
         assert {s.effect.group for s in d.doom_track if s.effect.group} <= set(names)
+
+
+def _sentences(d: Dungeon) -> set[str]:
+    """The key's sentences of 25 characters or more, numbers blanked (as measure_variety.py counts them)."""
+    texts = [d.hook, d.history, *(r.text for r in d.rumours)]
+    for lv in d.levels:
+        for r in lv.rooms:
+            texts += [r.description, *(g.note for g in r.monsters), *(x.text for x in r.loot)]
+            texts += [t for tr in r.traps for t in (tr.text, tr.clue, tr.effect)]
+            texts += [s.text for s in r.secrets] + [c.text for c in r.corpses]
+            texts += [t for f in r.features for t in (f.text, f.success, f.failure)]
+        texts += [c.door.text for c in lv.connections] + [c.door.key or "" for c in lv.connections]
+        texts += [s.effect.text for s in lv.doom_track] + [w.text for w in lv.wandering_monsters]
+    out = set()
+    for t in texts:
+        for s in re.split(r"(?<=[.!?])\s+", t or ""):
+            s = re.sub(r"\d+", "#", s.strip())
+            if len(s) >= 25:
+                out.add(s)
+    return out
+
+
+#: The share of a key's sentences found in another of ten level-1 keys of its theme, at most.  The
+#: issue's goal is 0.25; these are where the themes stand (issue #15), so that they only go down.
+SHARED_AT_MOST = {
+    "necromancer_tomb": 0.58,
+    "goblin_warren": 0.75,
+    "salt_mine": 0.80,
+    "flooded_cellar": 0.80,
+    "plague_chapel": 0.80,
+    "ruined_watchtower": 0.80,
+    "demon_vault": 0.80,
+}
+
+
+@pytest.mark.parametrize("theme", sorted(SHARED_AT_MOST))
+def test_ten_keys_of_a_theme_share_few_sentences(theme: str) -> None:
+    keys = [_sentences(generate(seed, theme=theme, level=1, depth=1, rooms=20)) for seed in range(1, 11)]
+    shares = []
+    for i, key in enumerate(keys):
+        others = set().union(*(k for j, k in enumerate(keys) if j != i))
+        shares.append(len(key & others) / len(key))
+    assert sum(shares) / len(shares) <= SHARED_AT_MOST[theme], sorted(round(s, 2) for s in shares)
