@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from rules.attributes import ATTRS, Attr
 from rules.character import Condition
 from rules.checks import RuleError
-from rules.gm import combat
+from rules.gm import combat, powers
 from rules.gm.events import Action, Cost
 from rules.gm.gear import carries, use_up
 from rules.gm.state import ACTIONS, SETUP, CampState, Member, Phase
@@ -1116,6 +1116,10 @@ def _break_camp(gm: GM, st: CampState) -> None:
     if sixes >= cfg.ambush.combat_on_sixes and wanderers:
         group = wanderers[gm.rng.randrange(len(wanderers))]
         surprised = sixes >= cfg.ambush.surprised_on_sixes
+        watcher = powers.eye_watching(gm)
+        if surprised and watcher is not None:  # the tree's eye sees them come (Eyes of the forest, RULINGS R202)
+            surprised = False
+            gm.emit("eye", f"Through the tree's eye {watcher.name} sees them come: no surprise.", who=watcher.id)
         gm.c.stats.ambushes += 1
         names = ", ".join(f"{n} {monster}" for monster, n in group.monsters)
         gm.emit(

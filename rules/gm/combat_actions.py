@@ -488,6 +488,8 @@ def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
         why, exhausted, plea = powers.prayer_blocked(gm, who, prayer)
         if not ch.has_trait("Divine mandate"):
             why = "Needs the Divine mandate trait."
+        if why is None and power.ready is not None:
+            why = power.ready(gm, who)
         answered = _chance(ch, Attr.PRE)
         for aim in powers.fight_targets(gm, cs, f, power):
             label = f"{who.name}: pray for {prayer} on {aim.whom}" + (" (desperate plea)" if exhausted and plea else "")

@@ -21,6 +21,7 @@ here too (:func:`miracle`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -42,7 +43,7 @@ from rules.inventory import Carried
 if TYPE_CHECKING:
     from rules.content.registry import Content
     from rules.gm.services import GM
-    from rules.gm.state import Member
+    from rules.gm.state import GroupState, Member
 
 Kind = Literal["spell", "prayer"]
 #: Who a power is aimed at in a fight: an adventurer (the caster included), an enemy, either, the caster alone,
@@ -1109,6 +1110,7 @@ def each_turn(gm: GM) -> None:
         return
     if exp.woven_by and exp.turns > exp.woven_until:
         _unravel(gm)
+    _eye_turn(gm)
 
 
 def _unravel(gm: GM) -> None:
@@ -1314,6 +1316,125 @@ def _mystic_ink(gm: GM, caster: Member) -> None:
 
 
 _register(Power("spell", "Mystic ink", _mystic_ink, ready=_ink_ready))
+
+
+# --- Eyes of the forest: a tree's eye -----------------------------------------------------------------------------
+
+EYE = "Eyes of the forest"
+
+
+def has_terrain(gm: GM, kind: str, room_id: int) -> bool:
+    """Whether the room ``room_id`` of the party's level has the terrain ``kind`` of the content's ``[terrain]``
+    (RULINGS R202): one of its words in the room's name, description or features, or — for a terrain seen outside
+    — it is a way into the dungeon from the island."""
+    terrain = gm.content.magic.terrain[kind]
+    exp = gm.c.expedition
+    if terrain.entrances and exp is not None and exp.depth == 1 and room_id in gm.site_level().entrances:
+        return True
+    room = gm.room(room_id)
+    words = re.compile(r"\b(" + "|".join(re.escape(w) for w in terrain.words) + r")\b", re.IGNORECASE)
+    texts = [room.name, room.description, *(t for f in room.features for t in (f.name, f.text))]
+    return any(words.search(t) for t in texts)
+
+
+def _in_sight(gm: GM) -> list[int]:
+    """The rooms the party can see now: its own, and those next door through a way that stands open."""
+    exp = gm.c.expedition
+    if exp is None:
+        return []
+    out = [exp.room]
+    for lk in _here(gm):
+        st = door_state(gm, lk)
+        if (lk.door == "archway" or st.opened or st.broken) and lk.other(exp.room) not in out:
+            out.append(lk.other(exp.room))
+    return out
+
+
+def _trees(gm: GM) -> list[int]:
+    """The rooms in sight with a tree for the eye, but the one it already sits in (the unexplored first)."""
+    exp = gm.c.expedition
+    if exp is None:
+        return []
+    kind = _entry(gm, "prayer", EYE).terrain or "tree"
+    here = (exp.eye_depth, exp.eye_room) if exp.eye_by else None
+    trees = [r for r in _in_sight(gm) if has_terrain(gm, kind, r) and (exp.depth, r) != here]
+    # the unexplored first (what the eye is for), the party's own room last
+    return sorted(trees, key=lambda r: (r == exp.room, gm.room_state(r).visited))
+
+
+def _entry(gm: GM, kind: Kind, name: str) -> Any:
+    entries = gm.content.magic.spells if kind == "spell" else gm.content.magic.prayers
+    return next(e for e in entries if e.name == name)
+
+
+def _tree_ready(gm: GM, caster: Member) -> str | None:
+    if gm.c.expedition is None:
+        return "Only on an expedition (the eye lasts until it ends)."
+    return None if _trees(gm) else "No tree in sight: no roots or trees here or through an open way."
+
+
+def _sight(groups: list[GroupState]) -> tuple[str, str]:
+    """What the eye shows of a room's creatures: (the words, a key that changes when they do)."""
+    groups = [g for g in groups if g.count > 0]
+    who = ", ".join(f"{g.count} {g.monster}" + ("" if g.aware else " (unaware)") for g in groups) or "no one"
+    key = ";".join(f"{g.monster}:{g.count}:{int(g.aware)}" for g in groups)
+    return who, key
+
+
+def _eye(gm: GM, caster: Member) -> None:
+    """Akhzu's Eyes of the forest: "Creates a magical eye on a Distant tree that you can currently see.  You can
+    see though the magical eye during the current expedition." — the cleric's player picks a room in sight with a
+    tree (RULINGS R202); the eye shows it now (its creatures, what lies in the open), and for the rest of the
+    expedition tells whenever the creatures there change, and watches over a camp made there."""
+    exp = gm.c.expedition
+    trees = _trees(gm)
+    if exp is None or not trees:
+        raise RuleError(_tree_ready(gm, caster) or "no tree in sight")
+    names = ["here" if r == exp.room else room_label(gm, r) for r in trees]
+    pick = gm.decider.choose(gm, caster, "Eyes of the forest: on which tree does the eye open?", names)
+    rid = trees[names.index(pick)]
+    exp.eye_by, exp.eye_depth, exp.eye_room = caster.id, exp.depth, rid
+    st = gm.room_state(rid)
+    st.seen = True
+    room = gm.room(rid)
+    who, exp.eye_saw = _sight(st.monsters)
+    loot = [x.name for i, x in enumerate(room.loot) if not x.hidden and i not in st.loot_taken]
+    gm.emit("eye", f"An eye opens in the bark of a tree in {room.name} (room {rid}): {caster.name} sees {who} there"
+            + (f"; in the open: {', '.join(loot)}" if loot else "") + ", and will see through it until the "
+            "expedition ends (Eyes of the forest).", who=caster.id, room=rid)  # fmt: skip
+
+
+def _eye_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
+    _eye(gm, caster)  # a prayer's action in the fight; the eye sees on after it
+
+
+_register(Power("prayer", EYE, _eye, _eye_in_fight, aim="self", ready=_tree_ready))
+
+
+def eye_watching(gm: GM) -> Member | None:
+    """The cleric whose tree's eye watches the party's room now (None: none does)."""
+    exp = gm.c.expedition
+    if exp is None or not exp.eye_by or (exp.eye_depth, exp.eye_room) != (exp.depth, exp.room):
+        return None
+    return next((m for m in gm.alive() if m.id == exp.eye_by), None)
+
+
+def _eye_turn(gm: GM) -> None:
+    """An exploration turn passed: the cleric sees through the eye, and what changed in its room is told."""
+    exp = gm.c.expedition
+    if exp is None or not exp.eye_by:
+        return
+    seer = next((m for m in gm.alive() if m.id == exp.eye_by), None)
+    if seer is None:
+        return
+    lv = gm.location().levels.get(exp.eye_depth)
+    if lv is None or exp.eye_room not in lv.rooms:
+        return
+    who, key = _sight(lv.rooms[exp.eye_room].monsters)
+    if key != exp.eye_saw:
+        exp.eye_saw = key
+        gm.emit("eye", f"Through the tree's eye {seer.name} sees {who} in room {exp.eye_room} now (Eyes of the "
+                "forest).", who=seer.id, room=exp.eye_room, depth=exp.eye_depth)  # fmt: skip
 
 
 # --- Swarm: a creature the cleric commands ------------------------------------------------------------------------

@@ -12,9 +12,7 @@ from rules.gm import powers
 
 CONTENT = load_content()
 
-NOT_YET_PLAYED = [
-    "prayer: Eyes of the forest",
-]
+NOT_YET_PLAYED: list[str] = []
 
 
 def test_every_handler_is_named_after_a_power_of_the_content() -> None:
