@@ -104,6 +104,7 @@ class MagicEffect(Strict):
     channelled: bool = False
     combat_only: bool = False  # only has an effect during a combat
     summon: Name | None = None  # the bestiary creature it summons
+    banishes_undead: bool = False  # it banishes the undead: an exorcism book adds its dice to the test (R203)
     terrain: str | None = None  # the kind of place it must be aimed at (a key of ``[terrain]``: Eyes of the forest)
 
     @model_validator(mode="after")

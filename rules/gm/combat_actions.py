@@ -12,7 +12,7 @@ player likes; slow ones in the GM's order (the party's order).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rules.attributes import ATTRS, Attr
@@ -37,7 +37,7 @@ from rules.gm.combat_gear import (
 )
 from rules.gm.combat_state import CombatState, Dropped, Fighter, Foe
 from rules.gm.events import Action, Cost
-from rules.gm.gear import carries, gift_noun, give, stabilisers, use_up, why_not_give
+from rules.gm.gear import carries, drink, gift_noun, give, stabilisers, use_up, why_not_give
 from rules.gm.table import ActionTable
 from rules.inventory import HANDS
 from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, invoke_prayer
@@ -464,9 +464,10 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
     return out
 
 
-def _chance(ch: Character, attr: Attr) -> str:
-    """The exact odds of a plain test of ``attr`` now, as the label shows them."""
-    return f"{odds(ch.test_spec(attr, in_combat=True)).success:.0%}"
+def _chance(ch: Character, attr: Attr, extra: int = 0) -> str:
+    """The exact odds of a plain test of ``attr`` now (``extra`` dice more), as the label shows them."""
+    spec = ch.test_spec(attr, in_combat=True)
+    return f"{odds(replace(spec, dice=spec.dice + extra) if extra else spec).success:.0%}"
 
 
 def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
@@ -490,7 +491,7 @@ def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
             why = "Needs the Divine mandate trait."
         if why is None and power.ready is not None:
             why = power.ready(gm, who)
-        answered = _chance(ch, Attr.PRE)
+        answered = _chance(ch, Attr.PRE, powers.banishing_dice(gm, who, "prayer", prayer)[0])
         for aim in powers.fight_targets(gm, cs, f, power):
             label = f"{who.name}: pray for {prayer} on {aim.whom}" + (" (desperate plea)" if exhausted and plea else "")
             label += f" (PRE {answered})"
@@ -943,6 +944,7 @@ def _use_item(gm: GM, cs: CombatState, f: Fighter, who: Member, name: str, g: Fi
         elif effect.special == "immune_terrified_expedition" and "terrified" not in target.immune:
             target.immune.append("terrified")
             gm.emit("tonic", f"{target.name} cannot be terrified for the rest of the expedition.", who=target.id)
+        drink(gm, target, effect.special, name)
     use_up(gm, who, item)
 
 
@@ -1362,10 +1364,15 @@ def _pray(
     power = powers.handler("prayer", prayer)
     if prayers is None or power is None or power.fight is None:
         raise RuleError(f"{who.name} cannot pray for {prayer} here")
+    spec = who.adv.character.test_spec(Attr.PRE, in_combat=True)
+    extra, book = powers.banishing_dice(gm, who, "prayer", prayer)
+    if extra:
+        spec = replace(spec, dice=spec.dice + extra)
+        gm.emit("bonus_dice", f"{who.name}'s {book.lower()}: {extra} extra die against the undead.", who=who.id)
     res = invoke_prayer(
         prayers,
         prayer,
-        who.adv.character.test_spec(Attr.PRE, in_combat=True),
+        spec,
         gm.rng,
         gm.content.magic.miracles,
         has_holy_symbol=carries(who, gm.content, "holy_symbol"),

@@ -10,12 +10,13 @@
   the answered prayer's handler plays its effect, and a miracle on a great success.
 * Concentrate (1 turn, the later chapter): refresh a forgotten spell.
 
-Spells and prayers with no handler in :mod:`rules.gm.powers` are announced with
-their text and change nothing yet: ``powers.unplayed`` names them (issue #13).
+Every spell and prayer has a handler in :mod:`rules.gm.powers`; content with
+none is refused by ``blacksalt validate`` (``powers.unplayed``, issue #13).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 from rules.attributes import ATTRS, Attr
@@ -23,7 +24,7 @@ from rules.checks import RuleError
 from rules.gm import alchemy, powers
 from rules.gm.combat_gear import WEAPON_SPELLS
 from rules.gm.events import Action, Cost
-from rules.gm.gear import carries, use_up
+from rules.gm.gear import carries, drink, use_up
 from rules.gm.state import Member
 from rules.inventory import Carried
 from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, concentrate, invoke_prayer
@@ -106,6 +107,7 @@ def use_item(gm: GM, action: Action) -> int:
     for eff in entry.effects:
         gm.apply_row(target, eff, name)
         drink_special(gm, target, eff.special)
+        drink(gm, target, eff.special, name)
     if entry.food == "ration":
         gm.cure(target, "parched", "a ration")  # R82: eating removes parched too
     _spend(gm, owner, carried)
@@ -312,10 +314,15 @@ def pray(gm: GM, action: Action) -> None:
     assert prayers is not None
     name = str(action.param("prayer"))
 
+    spec = m.adv.character.test_spec(Attr.PRE)
+    extra, book = powers.banishing_dice(gm, m, "prayer", name)
+    if extra:
+        spec = replace(spec, dice=spec.dice + extra)
+        gm.emit("bonus_dice", f"{m.name}'s {book.lower()}: {extra} extra die against the undead.", who=m.id)
     res = invoke_prayer(
         prayers,
         name,
-        m.adv.character.test_spec(Attr.PRE),
+        spec,
         gm.rng,
         gm.content.magic.miracles,
         desperate_plea=bool(action.param("plea")),

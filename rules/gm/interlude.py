@@ -822,13 +822,15 @@ def _jobs(gm: GM, party_why: str | None) -> list[Action]:
         loc = gm.c.locations.get(job.location)
         if loc is None:
             continue
-        how = f", {job.days} day(s) away each way" if job.days else ", close by"
+        days = road_days(gm, job.days)
+        how = f", {days} day(s) away each way" if days else ", close by"
+        how += " (a day less with the compass)" if days < job.days else ""
         again = " (again)" if loc.visits else ""
         out.append(Action(f"expedition:{job.location}", "expedition",
                           f"Go on an expedition{again}: {job.title} (level {job.level}, {job.bounty} silver{how})",
-                          Cost(items=(f"{2 * job.days} ration(s) each, there and back",) if job.days else ()),
+                          Cost(items=(f"{2 * days} ration(s) each, there and back",) if days else ()),
                           party_why is None,
-                          party_why, target=job.location, params=(("days", job.days),),
+                          party_why, target=job.location, params=(("days", days),),
                           rule="Go back to expedition: immediately finish the interlude and get back to the "
                           "expedition."))  # fmt: skip
     return out
@@ -1404,14 +1406,25 @@ def _road(gm: GM, days: int, reason: str) -> bool:
     return True
 
 
+def road_days(gm: GM, days: int) -> int:
+    """The days to a dungeon, each way: a dungeon lies off the roads, where a party can get lost ("Navigating the
+    wilderness"); with a compass (an item whose rule is ``navigate``) a road of two days or more is one day shorter
+    (RULINGS R203).  The roads between settlements are roads: no compass shortens them."""
+    compass = {i.name.lower() for i in gm.content.items.items if i.rule == "navigate"}
+    has = any(i.name.lower() in compass for m in gm.alive() for i in m.adv.inventory.items)
+    return days - 1 if has and days >= 2 else days
+
+
 def go_on_expedition(gm: GM, location_id: str) -> None:
     """Go back to expedition: the party leaves for a job's dungeon (its days of travel first)."""
 
     job = job_at(gm, location_id)
-    gm.emit("depart", f"The party sets out for {job.title}.", location=location_id)
-    if not _road(gm, job.days, job.title):
+    days = road_days(gm, job.days)
+    gm.emit("depart", f"The party sets out for {job.title}" + (" (the compass finds a shorter way)"
+            if days < job.days else "") + ".", location=location_id)  # fmt: skip
+    if not _road(gm, days, job.title):
         return
-    exploration.enter(gm, location_id, road_days=job.days)
+    exploration.enter(gm, location_id, road_days=days)
 
 
 def travel(gm: GM, name: str) -> None:

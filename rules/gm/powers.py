@@ -12,8 +12,9 @@ they call its handler here:
   power's reach).
 
 A power with no handler for a phase cannot be used there; :func:`unplayed`
-names every spell and prayer of the content the GM cannot play yet, so the
-gap is visible (``blacksalt validate``) rather than hidden in a reason string.
+names every spell, prayer, manoeuvre, item rule and item effect of the content
+with no handler (:data:`ITEM_RULES`, :data:`ITEM_SPECIALS`), and ``blacksalt
+validate`` refuses the content while any is left.
 Weapon spells (Magic Missile, Silver cannon) are attacks: they live with the
 arms in :mod:`rules.gm.combat_gear`.  Miracles, a prayer's great success, are
 here too (:func:`miracle`).
@@ -108,14 +109,59 @@ def handler(kind: Kind, name: str) -> Power | None:
     return POWERS.get((kind, name))
 
 
+#: What an item is for (``items.toml`` ``rule``), and where the GM plays it.  An item that is the gear of a freeform
+#: verb (``freeform.toml``: the shovel, the climbing gear, the mechanics toolkit) is played by that verb.
+ITEM_RULES: dict[str, str] = {
+    "camp_fire": "camp: a fire with camping supplies",
+    "draw_maps": "exploration: the way back through explored rooms, mapped (places.move_cost, RULINGS R203)",
+    "probe_traps": "exploration: look for traps with a pole",
+    "spike_door": "exploration: spike a door",
+    "pick_lock": "exploration: pick a lock",
+    "build_trap": "combat: set a trap",
+    "navigate": "interlude: a shorter road to a dungeon (RULINGS R203)",
+    "banish_undead": "combat: its dice added to a prayer against the undead (RULINGS R203)",
+    "identify_or_reveal": "exploration: what is hidden in the room revealed (RULINGS R203)",
+    "miracles": "prayers: the holy symbol",
+    "pack_animal": "the pack mule's slots",
+    "weapon_damage_bonus_expedition": "combat: living ashes on a weapon",
+    "alchemy": "exploration: extracts from the dead; Transmute",
+    "grimoire": "camp: studying spells",
+}
+#: The ``special`` tags of an item's or a potion's effects, and of a trap an item builds, that the GM plays.
+ITEM_SPECIALS: dict[str, str] = {
+    "immune_terrified_expedition": "a tonic: no terror this expedition",
+    "extra_combat_action": "the Mercurial tonic: one more action a turn",
+    "thrown_at_tile": "the Explosive potion: thrown at a tile",
+    "too_much_nauseated": "wine: a second drink before a camp nauseates (RULINGS R203)",
+    "cure_disease": "the Panacea: its remove list (the only diseases are afflictions)",
+    "cure_simple_poison": "the Anti-poison tonic: its remove list (the only poison is nausea)",
+    "immobilized_until_str_test": "combat: a trap holds an enemy until it tears free",
+}
+
+
+def _items_unplayed(content: Content) -> list[str]:
+    gear = {g.name.lower() for v in content.freeform.verbs for g in v.gear}
+    out = []
+    for item in content.items.items:
+        if item.rule is not None and item.rule not in ITEM_RULES and item.name.lower() not in gear:
+            out.append(f"item: {item.name} (rule {item.rule!r})")
+        tags = [e.special for e in item.effects] + [item.trap.special if item.trap is not None else None]
+        out += [f"item: {item.name} (effect {t!r})" for t in tags if t is not None and t not in ITEM_SPECIALS]
+    for recipe in content.alchemy.recipes:
+        out += [f"potion: {recipe.name} (effect {e.special!r})" for e in recipe.effects
+                if e.special is not None and e.special not in ITEM_SPECIALS]  # fmt: skip
+    return out
+
+
 def unplayed(content: Content) -> list[str]:
-    """Every spell, prayer and manoeuvre of the content whose effect the GM cannot play in any phase (sorted)."""
+    """Every spell, prayer, manoeuvre, item rule and item effect of the content that the GM cannot play in any
+    phase (sorted); ``blacksalt validate`` fails on any."""
     out = [f"spell: {s.name}" for s in content.magic.spells if s.name not in WEAPON_SPELLS and handler("spell", s.name)
            is None]  # fmt: skip
     out += [f"prayer: {p.name}" for p in content.magic.prayers if handler("prayer", p.name) is None]
     out += sorted({f"manoeuvre: {m.name}" for b in content.classes.backgrounds for m in b.manoeuvres
                    if m.name.lower() not in MANOEUVRES})  # fmt: skip
-    return sorted(out)
+    return sorted(out + _items_unplayed(content))
 
 
 def fight_targets(gm: GM, cs: CombatState, f: Fighter, power: Power) -> list[Aimed]:
@@ -205,6 +251,16 @@ def prayer_blocked(gm: GM, m: Member, prayer: str) -> tuple[str | None, bool, bo
     elif exhausted and not plea:
         why = "Exhausted until a rest (the desperate plea of this expedition is spent)."
     return why, exhausted, plea
+
+
+def banishing_dice(gm: GM, m: Member, kind: Kind, name: str) -> tuple[int, str]:
+    """Dice an item adds to the test of a power that banishes the undead (the Exorcism book: "One extra dice when
+    banishing undead", RULINGS R203): (how many, the item's name); (0, "") when none."""
+    if not _entry(gm, kind, name).banishes_undead:
+        return 0, ""
+    books = {i.name.lower(): i for i in gm.content.items.items if i.rule == "banish_undead"}
+    held = next((books[i.name.lower()] for i in m.adv.inventory.items if i.name.lower() in books), None)
+    return (held.bonus_dice, held.name) if held is not None and held.bonus_dice else (0, "")
 
 
 # --- shared effects ------------------------------------------------------------------------------------------

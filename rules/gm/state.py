@@ -153,6 +153,7 @@ class ExpeditionState:
     eye_depth: int = 0  # ...the level...
     eye_room: int = 0  # ...and the room of its tree (RULINGS R202)
     eye_saw: str = ""  # what the eye last showed there (a change is told)
+    drunk: dict[str, int] = field(default_factory=dict)  # member id -> the camps made when they last drank wine
     road_days: int = 0  # days on the road between the settlement and this dungeon, each way (R222)
     start_day: int = 0  # the calendar day the party set out
     rooms_new: int = 0  # rooms entered for the first time on this expedition
