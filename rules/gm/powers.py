@@ -744,15 +744,10 @@ def _fury(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> 
 _register(Power("prayer", "Righteous Fury", fight=_fury))
 
 
-#: Machine spirit fixes "metal armor": the pieces of the book's armour list made of metal (RULINGS R192).
-METAL_ARMOUR = frozenset({"gladiator armor", "scale armor", "chainmail", "gothic plate armor", "soldier helmet",
-                          "cage helmet", "close helmet", "frog-mouth helm"})  # fmt: skip
-
-
 def repair_armour(gm: GM, m: Member, points: int = 1, *, metal: bool = False) -> int:
     """Repair ``points`` armour points of what ``m`` wears (the most damaged piece first; only metal pieces when
     ``metal``); returns how many."""
-    table = {a.name.lower(): a for a in gm.content.armor.armor if not metal or a.name.lower() in METAL_ARMOUR}
+    table = {a.name.lower(): a for a in gm.content.armor.armor if not metal or a.metal}  # armor.toml: ``metal``
     done = 0
     for _ in range(points):
         worn = [(i, e) for i in m.adv.inventory.items if i.equipped and (e := table.get(i.name.lower())) is not None]
@@ -809,7 +804,7 @@ def _machine_spirit(gm: GM, target: Member) -> None:
 
 def _most_broken(gm: GM) -> Member | None:
     """Whose armour has lost the most points."""
-    table = {a.name.lower(): a for a in gm.content.armor.armor if a.name.lower() in METAL_ARMOUR}
+    table = {a.name.lower(): a for a in gm.content.armor.armor if a.metal}
 
     def lost(m: Member) -> int:
         return sum(sum(e.ap) - sum(i.ap if len(i.ap) == len(e.ap) else e.ap) for i in m.adv.inventory.items

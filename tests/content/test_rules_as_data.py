@@ -1,0 +1,43 @@
+"""Rules that are content live in resources/ (#13): which armour is metal, which monster tags are evil, which enemy
+actions are sounds, a potion's rarity, which traps lie in the floor.  Each is a field the loader requires and
+checks, so a missing or unknown value is refused, naming the entry."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rules.content.base import ContentError
+from rules.content.registry import load_content
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def broken(tmp_path: Path, file: str, old: str, new: str, count: int = 1) -> Path:
+    """A copy of the content with ``old`` replaced by ``new`` in ``file`` (``count`` times)."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "resources" / "content", content)
+    text = (content / file).read_text()
+    assert old in text, old
+    (content / file).write_text(text.replace(old, new, count))
+    return content
+
+
+def refused(root: Path, *words: str) -> None:
+    with pytest.raises(ContentError) as exc:
+        load_content(root, cached=False)
+    for w in words:
+        assert re.search(w, str(exc.value)), (w, str(exc.value)[:2000])
+
+
+def test_every_armour_says_whether_it_is_metal() -> None:
+    metal = sorted(a.name for a in load_content().armor.armor if a.metal)
+    assert metal == ["Cage helmet", "Chainmail", "Close helmet", "Frog-mouth helm", "Gladiator Armor",
+                     "Gothic plate armor", "Scale Armor", "Soldier helmet"]  # fmt: skip
+
+
+def test_an_armour_without_metal_is_refused(tmp_path: Path) -> None:
+    refused(broken(tmp_path, "armor.toml", "metal = true\n", ""), "armor.toml", "metal", "[Mm]issing|required")
