@@ -1003,10 +1003,6 @@ def _knock(gm: GM, caster: Member) -> None:
 
 _register(Power("spell", "Knock/Lock", _knock, ready=_knock_ready))
 
-#: What Detect Evil shows glowing: "evil or undead" (the voidspawn and the ghosts are evil; RULINGS R194).
-EVIL = frozenset({"undead", "ghost", "voidspawn"})
-
-
 def _evil_here(gm: GM, room_id: int) -> list[str]:
     out: list[str] = []
     for g in live_monsters(gm, room_id):
@@ -1014,7 +1010,7 @@ def _evil_here(gm: GM, room_id: int) -> list[str]:
             tags = set(core.sheet(gm, g.monster).tags)
         except KeyError:
             continue
-        if tags & EVIL:
+        if tags & set(gm.content.bestiary.enemy_rules.evil_tags):  # "evil or undead" (R194)
             out.append(g.monster)
     return out
 

@@ -41,3 +41,21 @@ def test_every_armour_says_whether_it_is_metal() -> None:
 
 def test_an_armour_without_metal_is_refused(tmp_path: Path) -> None:
     refused(broken(tmp_path, "armor.toml", "metal = true\n", ""), "armor.toml", "metal", "[Mm]issing|required")
+
+
+def test_the_evil_tags_and_the_sounds_are_the_bestiary_s() -> None:
+    b = load_content().bestiary
+    assert b.enemy_rules.evil_tags == ["undead", "ghost", "voidspawn"]
+    sounds = sorted(a.name for m in b.monsters for a in m.actions if a.sound)
+    assert sounds == ["Agony", "Cursed Sea shanty", "The cries of many"]
+
+
+def test_missing_or_unknown_evil_tags_are_refused(tmp_path: Path) -> None:
+    line = 'evil_tags = ["undead", "ghost", "voidspawn"]'
+    refused(broken(tmp_path / "a", "bestiary.toml", line, ""), "bestiary.toml", "evil_tags")
+    wicked = broken(tmp_path / "b", "bestiary.toml", line, 'evil_tags = ["undead", "wicked"]')
+    refused(wicked, r"evil_tags\[1\]", "Input should be")
+
+
+def test_a_sound_must_say_true_or_false(tmp_path: Path) -> None:
+    refused(broken(tmp_path, "bestiary.toml", "sound = true", 'sound = "loud"'), "bestiary.toml", "sound")
