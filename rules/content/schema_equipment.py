@@ -388,6 +388,7 @@ class Recipe(Strict):
     name: Name
     yig: int = Field(ge=-6, le=6)
     grai: int = Field(ge=-6, le=6)
+    rarity: Rarity  # the potion's rarity at the market (RULINGS R196)
     text: Text
     usage_die: UsageDie | None = None
     duration_usage_die: UsageDie | None = None  # "this and the next Ud4 turns"

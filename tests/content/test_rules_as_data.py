@@ -59,3 +59,9 @@ def test_missing_or_unknown_evil_tags_are_refused(tmp_path: Path) -> None:
 
 def test_a_sound_must_say_true_or_false(tmp_path: Path) -> None:
     refused(broken(tmp_path, "bestiary.toml", "sound = true", 'sound = "loud"'), "bestiary.toml", "sound")
+
+
+def test_every_potion_has_a_rarity_and_a_missing_or_unknown_one_is_refused(tmp_path: Path) -> None:
+    assert {r.rarity for r in load_content().alchemy.recipes} == {"uncommon"}
+    refused(broken(tmp_path / "a", "alchemy.toml", 'rarity = "uncommon"\n', ""), "alchemy.toml", "rarity")
+    refused(broken(tmp_path / "b", "alchemy.toml", 'rarity = "uncommon"', 'rarity = "cheap"'), "alchemy.toml", "rarity")
