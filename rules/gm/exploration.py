@@ -1052,7 +1052,7 @@ def _after_talk(gm: GM, blows: encounters.Blows, reason: str) -> None:
 
 def _trap_goes_off(gm: GM, index: int, victim: Member) -> None:
     trap = gm.room().traps[index]
-    if powers.floats_over(gm, victim, trap.name):
+    if powers.floats_over(gm, victim, trap):
         gm.emit("trap", f"{victim.name} hovers over the {trap.name.lower()}: it finds no weight to spring under "
                 "(Hover).", who=victim.id, trap=trap.name)  # fmt: skip
         return

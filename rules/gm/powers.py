@@ -38,7 +38,7 @@ from rules.gm.combat_gear import WEAPON_SPELLS
 from rules.gm.combat_state import CombatState, Fighter, Foe, Tile
 from rules.gm.gear import carries
 from rules.gm.places import blocked, door_state, live_monsters, room_label
-from rules.gm.site import SiteLink
+from rules.gm.site import SiteLink, SiteTrap
 from rules.inventory import Carried
 
 if TYPE_CHECKING:
@@ -1177,14 +1177,11 @@ def _unravel(gm: GM) -> None:
 
 # --- Hover --------------------------------------------------------------------------------------------------------
 
-#: The traps a foot springs: their names say they lie in the floor (RULINGS R200).
-FLOOR_TRAPS = ("pit", "floor", "plate", "hatch", "winze")
-
-
-def floats_over(gm: GM, m: Member, trap: str) -> bool:
-    """``m`` hovers over a trap set in the floor (it does not spring for them)."""
+def floats_over(gm: GM, m: Member, trap: SiteTrap) -> bool:
+    """``m`` hovers over a trap set in the floor (it does not spring for them); the theme's trap table says which
+    lie in the floor (``floor``, RULINGS R200)."""
     exp = gm.c.expedition
-    return exp is not None and m.hovering >= exp.turns and any(w in trap.lower() for w in FLOOR_TRAPS)
+    return exp is not None and m.hovering >= exp.turns and trap.floor
 
 
 def _hover_ready(gm: GM, caster: Member) -> str | None:

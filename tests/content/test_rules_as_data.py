@@ -65,3 +65,27 @@ def test_every_potion_has_a_rarity_and_a_missing_or_unknown_one_is_refused(tmp_p
     assert {r.rarity for r in load_content().alchemy.recipes} == {"uncommon"}
     refused(broken(tmp_path / "a", "alchemy.toml", 'rarity = "uncommon"\n', ""), "alchemy.toml", "rarity")
     refused(broken(tmp_path / "b", "alchemy.toml", 'rarity = "uncommon"', 'rarity = "cheap"'), "alchemy.toml", "rarity")
+
+
+def test_the_traps_set_in_the_floor_are_the_theme_tables_and_reach_the_gm() -> None:
+    from dungeon_gen.generate import generate
+    from dungeon_gen.site import to_site
+    from dungeon_gen.themes import load_themes
+
+    floors = {t.name for th in load_themes().values() for t in th.traps if t.floor}
+    assert {"Spike pit", "Collapsing floor", "Sprung floor hatch"} <= floors
+    site = to_site(generate(7, level=2, rooms=18, theme="goblin_warren", depth=2))
+    traps = [t for lv in site.levels for r in lv.rooms for t in r.traps]
+    assert traps and all(t.floor == (t.name in floors) for t in traps)
+
+
+def test_a_theme_trap_without_floor_is_refused(tmp_path: Path) -> None:
+    from dungeon_gen.themes import load_themes
+
+    themes = tmp_path / "themes"
+    shutil.copytree(ROOT / "resources" / "dungeon" / "themes", themes)
+    path = themes / "goblin_warren.toml"
+    path.write_text(path.read_text().replace("floor = true\n", "", 1))
+    with pytest.raises(ContentError) as exc:
+        load_themes(themes, content=load_content())
+    assert "goblin_warren" in str(exc.value) and "floor" in str(exc.value)
