@@ -300,6 +300,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(f"{key:<{width}}  {n:>4}")
     print(f"{'total':<{width}}  {sum(counts.values()):>4}  entries in {len(content.files)} files: all valid")
     print(f"dungeon themes: {len(themes)}, all valid")
+    import rules.gm.combat  # noqa: F401  (wires the manoeuvres' handlers)
     from rules.gm.powers import unplayed
 
     gaps = unplayed(content)

@@ -24,7 +24,8 @@ beside exploration     ``camp`` (setup, camp actions, the ambush), ``freeform`` 
                        adventurers)
 rewards                ``rewards``: what a room feature gives on a success, a handler per kind
 encounters             ``encounters``: attitudes, parley, bribes, wanderers
-combat                 ``combat`` (entry points) > ``combat_actions`` (the adventurers' actions) >
+combat                 ``combat`` (entry points) > ``manoeuvres`` (a handler per manoeuvre, registered
+                       in ``powers.MANOEUVRES``) > ``combat_actions`` (the adventurers' actions) >
                        ``powers`` (what spells, prayers and manoeuvres do, keyed by the content's
                        names, in and out of a fight, and what items are for; ``blacksalt
                        validate`` refuses content with no handler) > ``combat_flow`` (setup,

@@ -34,7 +34,7 @@ from rules.gm import alchemy
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
 from rules.gm.combat_foes import attack_of, flee, hurt_foe
-from rules.gm.combat_gear import WEAPON_SPELLS
+from rules.gm.combat_gear import WEAPON_SPELLS, Arm
 from rules.gm.combat_state import CombatState, Fighter, Foe, Tile
 from rules.gm.gear import carries
 from rules.gm.places import blocked, door_state, live_monsters, room_label
@@ -43,6 +43,8 @@ from rules.inventory import Carried
 
 if TYPE_CHECKING:
     from rules.content.registry import Content
+    from rules.content.schema_creation import Manoeuvre
+    from rules.gm.events import Action
     from rules.gm.services import GM
     from rules.gm.state import GroupState, Member
 
@@ -96,13 +98,57 @@ def _register(power: Power) -> Power:
     return power
 
 
-#: The manoeuvres the GM plays (their handlers are the combat actions', :mod:`rules.gm.combat_actions`), by the
-#: content's names in lower case.
-MANOEUVRES = frozenset({
-    "bash", "disarm", "glorious finish", "turtle", "aegis", "payback", "roar", "charge", "reckless attack",
-    "clean kill", "incapacitating strike", "wing it", "outsmart", "quick thinking", "dirty tricks",
-    "knife in the back", "fast trapping", "going somewhere?",
-})  # fmt: skip
+# --- manoeuvres: a handler per name ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Moment:
+    """What a manoeuvre's lister sees: the fight, the fighter, the manoeuvre's entry, the fighter's arms (no
+    spells), why not now if it is once per combat and used (None: it is not), and its rule line."""
+
+    gm: GM
+    cs: CombatState
+    f: Fighter
+    who: Member
+    mv: Manoeuvre
+    arms: list[Arm]
+    used: str | None
+    rule: str
+
+    @property
+    def key(self) -> str:
+        return self.mv.name.lower()
+
+
+@dataclass(frozen=True)
+class ManoeuvreHandler:
+    """A manoeuvre, by the content's name in lower case: the actions it offers in a fight (``lists``) and what one
+    does (``apply``, with the enemy it targets); a reaction has neither and says where the enemies' turn plays it."""
+
+    key: str
+    lists: Callable[[Moment], list[Action]] | None = None
+    apply: Callable[[Moment, Action, Foe | None], None] | None = None
+    reaction: str = ""
+
+
+#: Every manoeuvre the GM plays, by the content's names in lower case.  The actions are registered by
+#: :mod:`rules.gm.manoeuvres` (above the combat actions, whose attack they use); the reactions here.
+MANOEUVRES: dict[str, ManoeuvreHandler] = {}
+
+
+def register_manoeuvre(handler: ManoeuvreHandler) -> ManoeuvreHandler:
+    if handler.key in MANOEUVRES:
+        raise ValueError(f"manoeuvre {handler.key!r} already has a handler")
+    if (handler.lists is None) != (handler.apply is None) or (handler.lists is None) == (not handler.reaction):
+        raise ValueError(f"manoeuvre {handler.key!r}: an action (lists and apply) or a reaction, not both")
+    MANOEUVRES[handler.key] = handler
+    return handler
+
+
+for _key, _where in (("aegis", "combat_foes: an ally with a shield token takes the blow"),
+                     ("payback", "combat_foes: a blocked blow strikes back"),
+                     ("going somewhere?", "combat_foes: an enemy about to move is blocked")):  # fmt: skip
+    register_manoeuvre(ManoeuvreHandler(_key, reaction=_where))
 
 
 def handler(kind: Kind, name: str) -> Power | None:
