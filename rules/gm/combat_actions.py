@@ -37,7 +37,7 @@ from rules.gm.combat_gear import (
 )
 from rules.gm.combat_state import CombatState, Dropped, Fighter, Foe
 from rules.gm.events import Action, Cost
-from rules.gm.gear import carries, drink, gift_noun, give, stabilisers, use_up, why_not_give
+from rules.gm.gear import carries, gift_noun, give, stabilisers, use_up, why_not_give
 from rules.gm.table import ActionTable
 from rules.inventory import HANDS
 from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, invoke_prayer
@@ -853,15 +853,7 @@ def _use_item(gm: GM, cs: CombatState, f: Fighter, who: Member, name: str, g: Fi
         raise RuleError(f"{who.name} has no {name}")
     for effect in entry.effects:
         gm.apply_row(target, effect, name)
-        if effect.special == "extra_combat_action":  # Mercurial tonic: "1 extra combat action for this and the
-            core.put(cs, g, "Mercurial tonic")  # next Ud4 turns (test at the end of the turn)"
-            g.actions += 1
-            gm.emit("tonic", f"{target.name} quickens: one more action each turn, while the tonic lasts.",
-                    who=target.id)  # fmt: skip
-        elif effect.special == "immune_terrified_expedition" and "terrified" not in target.immune:
-            target.immune.append("terrified")
-            gm.emit("tonic", f"{target.name} cannot be terrified for the rest of the expedition.", who=target.id)
-        drink(gm, target, effect.special, name)
+        powers.item_effect(gm, target, effect.special, name, (cs, g))  # its tag's handler (powers.ITEM_SPECIALS)
     use_up(gm, who, item)
 
 

@@ -24,7 +24,7 @@ from rules.checks import RuleError
 from rules.gm import alchemy, powers
 from rules.gm.combat_gear import WEAPON_SPELLS
 from rules.gm.events import Action, Cost
-from rules.gm.gear import carries, drink, use_up
+from rules.gm.gear import carries, use_up
 from rules.gm.state import Member
 from rules.inventory import Carried
 from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, concentrate, invoke_prayer
@@ -106,8 +106,7 @@ def use_item(gm: GM, action: Action) -> int:
         raise RuleError(f"{owner.name} has no {name}")
     for eff in entry.effects:
         gm.apply_row(target, eff, name)
-        drink_special(gm, target, eff.special)
-        drink(gm, target, eff.special, name)
+        powers.item_effect(gm, target, eff.special, name)  # its tag's handler (powers.ITEM_SPECIALS)
     if entry.food == "ration":
         gm.cure(target, "parched", "a ration")  # R82: eating removes parched too
     _spend(gm, owner, carried)
@@ -116,13 +115,6 @@ def use_item(gm: GM, action: Action) -> int:
 
 def _spend(gm: GM, owner: Member, carried: Carried) -> None:
     use_up(gm, owner, carried)
-
-
-def drink_special(gm: GM, target: Member, special: str | None) -> None:
-    """A potion's effect beyond healing and curing (out of a fight; the fight's own are the combat's)."""
-    if special == "immune_terrified_expedition" and "terrified" not in target.immune:
-        target.immune.append("terrified")  # "Character can't get terrified during this expedition."
-        gm.emit("tonic", f"{target.name} cannot be terrified for the rest of the expedition.", who=target.id)
 
 
 # --- alchemy: extracts from the dead -----------------------------------------------------------------------------

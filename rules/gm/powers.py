@@ -36,7 +36,7 @@ from rules.gm import combat_grid as grid
 from rules.gm.combat_foes import attack_of, flee, hurt_foe
 from rules.gm.combat_gear import WEAPON_SPELLS, Arm
 from rules.gm.combat_state import CombatState, Fighter, Foe, Tile
-from rules.gm.gear import carries
+from rules.gm.gear import carries, drink
 from rules.gm.places import blocked, door_state, live_monsters, room_label
 from rules.gm.site import SiteLink, SiteTrap
 from rules.inventory import Carried
@@ -173,16 +173,56 @@ ITEM_RULES: dict[str, str] = {
     "alchemy": "exploration: extracts from the dead; Transmute",
     "grimoire": "camp: studying spells",
 }
-#: The ``special`` tags of an item's or a potion's effects, and of a trap an item builds, that the GM plays.
-ITEM_SPECIALS: dict[str, str] = {
-    "immune_terrified_expedition": "a tonic: no terror this expedition",
-    "extra_combat_action": "the Mercurial tonic: one more action a turn",
-    "thrown_at_tile": "the Explosive potion: thrown at a tile",
-    "too_much_nauseated": "wine: a second drink before a camp nauseates (RULINGS R203)",
-    "cure_disease": "the Panacea: its remove list (the only diseases are afflictions)",
-    "cure_simple_poison": "the Anti-poison tonic: its remove list (the only poison is nausea)",
-    "immobilized_until_str_test": "combat: a trap holds an enemy until it tears free",
+@dataclass(frozen=True)
+class ItemEffect:
+    """What an item's or a potion's effect tag (``effects[].special``, a trap's ``special``) does: ``outside`` a
+    fight and in one (``fight``) when it is used on ``target``; or, played elsewhere, where (``elsewhere``)."""
+
+    outside: Callable[[GM, Member, str], None] | None = None  # (gm, target, the item's name)
+    fight: Callable[[GM, CombatState, Fighter, Member, str], None] | None = None  # (gm, cs, target's fighter, ...)
+    elsewhere: str = ""
+
+
+def _fearless(gm: GM, target: Member, name: str) -> None:
+    if "terrified" not in target.immune:
+        target.immune.append("terrified")  # "Character can't get terrified during this expedition."
+        gm.emit("tonic", f"{target.name} cannot be terrified for the rest of the expedition.", who=target.id)
+
+
+def _quicken(gm: GM, cs: CombatState, g: Fighter, target: Member, name: str) -> None:
+    """Mercurial tonic: "1 extra combat action for this and the next Ud4 turns (test at the end of the turn)"."""
+    core.put(cs, g, "Mercurial tonic")
+    g.actions += 1
+    gm.emit("tonic", f"{target.name} quickens: one more action each turn, while the tonic lasts.", who=target.id)
+
+
+def _too_much(gm: GM, target: Member, name: str) -> None:
+    drink(gm, target, "too_much_nauseated", name)
+
+
+#: The effect tags of items and potions the GM plays, by tag.
+ITEM_SPECIALS: dict[str, ItemEffect] = {
+    "immune_terrified_expedition": ItemEffect(_fearless, lambda gm, cs, g, m, name: _fearless(gm, m, name)),
+    "extra_combat_action": ItemEffect(fight=_quicken),
+    "too_much_nauseated": ItemEffect(_too_much, lambda gm, cs, g, m, name: _too_much(gm, m, name)),  # R203
+    "thrown_at_tile": ItemEffect(elsewhere="combat_actions: the Explosive potion thrown at a tile"),
+    "cure_disease": ItemEffect(elsewhere="its remove list (the only diseases are afflictions)"),
+    "cure_simple_poison": ItemEffect(elsewhere="its remove list (the only poison is nausea)"),
+    "immobilized_until_str_test": ItemEffect(elsewhere="combat_foes: a trap holds an enemy until it tears free"),
 }
+
+
+def item_effect(gm: GM, target: Member, special: str | None, name: str,
+                fight: tuple[CombatState, Fighter] | None = None) -> None:  # fmt: skip
+    """An effect's tag, once its healing and curing are done (:meth:`GM.apply_row`): out of a fight, or in one
+    (``fight``: the fight and the target's fighter)."""
+    handler = ITEM_SPECIALS.get(special or "")
+    if handler is None:
+        return
+    if fight is None and handler.outside is not None:
+        handler.outside(gm, target, name)
+    elif fight is not None and handler.fight is not None:
+        handler.fight(gm, fight[0], fight[1], target, name)
 
 
 def _items_unplayed(content: Content) -> list[str]:

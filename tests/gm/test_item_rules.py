@@ -109,3 +109,17 @@ def test_ashes_of_insight_show_every_secret_and_hidden_trap_of_the_room() -> Non
     assert st.secrets_found == [0] and st.traps[0].found
     assert m.adv.inventory.find("Ashes of insight") is None
     assert not [a for a in gm.legal_actions() if a.kind == "ashes"]
+
+
+def test_an_effect_tag_is_one_handler_played_in_a_phase_or_said_where() -> None:
+    for tag, h in powers.ITEM_SPECIALS.items():
+        assert (h.outside is not None or h.fight is not None) != bool(h.elsewhere), tag
+    assert powers.ITEM_SPECIALS["extra_combat_action"].outside is None  # a tonic's extra action is a fight's
+
+
+def test_a_tonic_of_bravery_out_of_a_fight_is_played_by_its_handler() -> None:
+    gm = game(corridor(3), party=1)
+    exploration.enter(gm, "test-site")
+    m = gm.c.party[0]
+    powers.item_effect(gm, m, "immune_terrified_expedition", "Tonic of bravery")
+    assert m.immune == ["terrified"] and gm.events[-1].kind == "tonic"
