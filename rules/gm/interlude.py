@@ -958,6 +958,7 @@ def _market_actions(gm: GM) -> list[Action]:
             out.append(Action(f"buy:{ware.name}", "buy", f"{m.name} buys {ware.name} ({ware.rarity})"
                               + (f" for {price} silver" if price is not None else ""), Cost(silver=price or 0),
                               why is None, why, who=m.id, target=ware.name))  # fmt: skip
+            out += _buy_for_actions(gm, m, ware, price, why)
             if haggle_left > 0 and price is not None and price > 0:
                 out.append(Action(f"haggle:{ware.name}", "haggle", f"{m.name} haggles over {ware.name}", Cost(),
                                   who=m.id, target=ware.name, rule="Re-roll the price of an item once."))  # fmt: skip
@@ -1138,6 +1139,44 @@ def _buy(gm: GM, action: Action) -> None:
         raise RuleError(f"{m.name} has no room for {name}")
     m.adv.character.silver -= price
     gm.emit("buy", f"{m.name} buys {name} for {price} silver.", who=m.id, item=name, silver=price)
+
+
+def _buy_for_actions(gm: GM, m: Member, ware: Ware, price: int | None, why: str | None) -> list[Action]:
+    """The market asks who buys for whom (#13): the shopper pays at their price, and the ware goes to another
+    adventurer of the party, into their hands or packs (armour bought for a fighter is the fighter's to wear)."""
+    out = []
+    for other in gm.alive():
+        if other is m:
+            continue
+        reason = why
+        if reason is None and price is not None and m.adv.character.silver < price:
+            reason = f"Costs {price} silver; {m.name} has {m.adv.character.silver}."
+        if reason is None and not _room_for(gm, other, ware):
+            reason = f"{other.name} has no room for {ware.name}."
+        label = f"{m.name} buys {ware.name} for {other.name}" + (f" ({price} silver)" if price is not None else "")
+        out.append(Action(f"buy_for:{ware.name}:{other.id}", "buy_for", label, Cost(silver=price or 0),
+                          reason is None, reason, who=m.id, target=ware.name, params=(("for", other.id),),
+                          rule="Trade freely in the interlude: one pays, the ware is the other's."))  # fmt: skip
+    return out
+
+
+@MARKET.applies("buy_for")
+def _buy_for(gm: GM, action: Action) -> None:
+    m = _shopper(gm, action)
+    other = live_member(gm, str(action.param("for")))
+    name = action.target or ""
+    price, why = price_of(gm, m, name)
+    if other is None or other is m:
+        raise RuleError("no one else to buy for")
+    if price is None or why is not None:
+        raise RuleError(why or f"{name} cannot be bought")
+    if m.adv.character.silver < price:
+        raise RuleError(f"{m.name} has not {price} silver")
+    if _give(gm, other, name) == 0:
+        raise RuleError(f"{other.name} has no room for {name}")
+    m.adv.character.silver -= price
+    gm.emit("buy", f"{m.name} buys {name} for {other.name}, for {price} silver.", who=m.id, item=name, silver=price,
+            recipient=other.id)  # fmt: skip
 
 
 @MARKET.applies("haggle")
