@@ -949,6 +949,37 @@ def _memorise_action(gm: GM, action: Action) -> None:
     _memorise(gm)
 
 
+TRANSMUTE = "Transmute"
+
+
+@CAMP_TABLE.lister
+def _transmute_actions(gm: GM) -> list[Action]:
+    """Transmute: "2 actions in combat, 1 exploration turn or free action during camp" — the alchemist mixes the
+    extracts carried into a potion (the spell's INT test follows, as ever)."""
+    rules = gm.content.alchemy.rules
+    out: list[Action] = []
+    for m in gm.active():
+        book = m.adv.spellbook
+        if book is None or TRANSMUTE not in book.memorised or not m.adv.character.has_trait("Magic user"):
+            continue
+        power = powers.handler("spell", TRANSMUTE)
+        if power is None or power.outside is None:
+            continue
+        why = "Forgotten: recall it first." if TRANSMUTE in book.forgotten else None
+        why = why or (power.ready(gm, m) if power.ready is not None else None)
+        cost = 0 if rules.transmute_camp_free else 1
+        why = why or (_spend(_state(gm), cost) if cost else None)
+        out.append(_act(f"transmute:{m.id}", "transmute", f"{m.name}: transmute extracts into a potion (free)"
+                        if not cost else f"{m.name}: transmute extracts into a potion", why, actions=cost, who=m.id,
+                        params=(("spell", TRANSMUTE),), rule=rules.text))  # fmt: skip
+    return out
+
+
+@CAMP_TABLE.applies("transmute")
+def _transmute(gm: GM, action: Action) -> None:
+    powers.cast_outside(gm, gm.c.member(action.who or ""), TRANSMUTE)
+
+
 @CAMP_TABLE.lister
 def _skill_actions(gm: GM) -> list[Action]:
     """Skills and gods: Surgeon, Ritualist, the camp prayer of an angered god."""

@@ -27,7 +27,7 @@ from rules.gm.events import Action, Cost
 from rules.gm.gear import carries, use_up
 from rules.gm.state import Member
 from rules.inventory import Carried
-from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, concentrate, invoke_prayer
+from rules.magic import PrayerOutcome, SpellOutcome, concentrate, invoke_prayer
 from rules.odds import odds
 
 if TYPE_CHECKING:
@@ -243,40 +243,7 @@ def magic_actions(gm: GM) -> list[Action]:
 
 
 def cast(gm: GM, action: Action) -> None:
-    m = gm.c.member(action.who or "")
-    book = m.adv.spellbook
-    assert book is not None
-    spell = str(action.param("spell"))
-    entry = next((s for s in gm.content.magic.spells if s.name == spell), None)
-    text = entry.text if entry else ""
-    gm.emit("spell", f"{m.name} casts {spell}: {text}", who=m.id, spell=spell)
-    power = powers.handler("spell", spell)
-    if power is not None and power.outside is not None:
-        power.outside(gm, m)  # "the spell always works": its effect comes before the test
-
-    res = cast_spell(
-        book,
-        spell,
-        m.adv.character.test_spec(Attr.INT),
-        gm.rng,
-        gm.content.magic.spell_mishaps,
-        has_conductor=carries(m, gm.content, "conductor"),
-        player=gm.rerolls_of(m),
-    )
-    if res.test is not None:
-        gm.show_test(m, Attr.INT, f"keeping {spell} in mind", res.test)
-    if res.test is not None and res.test.verdict.fatigue:
-        gm.fatigue(m, "casting", Attr.INT)
-    words = {
-        SpellOutcome.CAST: "The spell holds.",
-        SpellOutcome.FORGOTTEN: f"{spell} slips from {m.name}'s memory.",
-        SpellOutcome.MISHAP: f"A mishap! {res.mishap.text if res.mishap else ''}",
-        SpellOutcome.ARCANE_WELL: "An arcane well opens: the next spell cannot fail.",
-        SpellOutcome.AUTOMATIC: "The arcane well carries the spell.",
-    }
-    gm.emit("spell_test", words[res.outcome], who=m.id, outcome=res.outcome.value, total=res.mishap_total)
-    if res.mishap is not None:
-        _mishap(gm, m, res.mishap)
+    powers.cast_outside(gm, gm.c.member(action.who or ""), str(action.param("spell")))
 
 
 def _mishap(gm: GM, m: Member, row: object) -> None:

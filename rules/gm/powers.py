@@ -40,6 +40,7 @@ from rules.gm.gear import carries, drink
 from rules.gm.places import blocked, door_state, live_monsters, room_label
 from rules.gm.site import SiteLink, SiteTrap
 from rules.inventory import Carried
+from rules.magic import SpellOutcome, cast_spell
 
 if TYPE_CHECKING:
     from rules.content.registry import Content
@@ -347,6 +348,36 @@ def banishing_dice(gm: GM, m: Member, kind: Kind, name: str) -> tuple[int, str]:
     books = {i.name.lower(): i for i in gm.content.items.items if i.rule == "banish_undead"}
     held = next((books[i.name.lower()] for i in m.adv.inventory.items if i.name.lower() in books), None)
     return (held.bonus_dice, held.name) if held is not None and held.bonus_dice else (0, "")
+
+
+def cast_outside(gm: GM, m: Member, spell: str) -> None:
+    """Cast a spell out of a fight (exploration, camp): it works ("the spell always works": its effect comes
+    before the test); then the INT test — a failure forgets it, a critical failure is a mishap, a great success
+    opens an arcane well."""
+    book = m.adv.spellbook
+    if book is None:
+        raise RuleError(f"{m.name} has no spells")
+    entry = next((s for s in gm.content.magic.spells if s.name == spell), None)
+    gm.emit("spell", f"{m.name} casts {spell}: {entry.text if entry else ''}", who=m.id, spell=spell)
+    power = handler("spell", spell)
+    if power is not None and power.outside is not None:
+        power.outside(gm, m)
+    res = cast_spell(book, spell, m.adv.character.test_spec(Attr.INT), gm.rng, gm.content.magic.spell_mishaps,
+                     has_conductor=carries(m, gm.content, "conductor"), player=gm.rerolls_of(m))  # fmt: skip
+    if res.test is not None:
+        gm.show_test(m, Attr.INT, f"keeping {spell} in mind", res.test)
+    if res.test is not None and res.test.verdict.fatigue:
+        gm.fatigue(m, "casting", Attr.INT)
+    words = {
+        SpellOutcome.CAST: "The spell holds.",
+        SpellOutcome.FORGOTTEN: f"{spell} slips from {m.name}'s memory.",
+        SpellOutcome.MISHAP: f"A mishap! {res.mishap.text if res.mishap else ''}",
+        SpellOutcome.ARCANE_WELL: "An arcane well opens: the next spell cannot fail.",
+        SpellOutcome.AUTOMATIC: "The arcane well carries the spell.",
+    }
+    gm.emit("spell_test", words[res.outcome], who=m.id, outcome=res.outcome.value, total=res.mishap_total)
+    if res.mishap is not None:
+        gm.apply_row(m, res.mishap, "a spell mishap")  # fatigue, afflictions, wounds, doom (summons announced)
 
 
 # --- shared effects ------------------------------------------------------------------------------------------
