@@ -29,7 +29,8 @@ def _reward(r: Reward) -> SiteReward:
                       r.reveals, r.pick)  # fmt: skip
 
 
-def _level(level: LevelData, entrances: list[int]) -> SiteLevel:
+def _level(level: LevelData, entrances: list[int], floors: frozenset[str] = frozenset()) -> SiteLevel:
+    """The GM's view of a level; ``floors``: the names of the theme's traps set in the floor."""
     stairs: dict[int, list[tuple[int, int]]] = {}
     for s in level.stairs:
         stairs.setdefault(s.room, []).append((s.to_depth, s.to_room))
@@ -55,6 +56,7 @@ def _level(level: LevelData, entrances: list[int]) -> SiteLevel:
                     tuple(t.afflictions),
                     t.doom,
                     t.tile,
+                    t.name in floors,
                 )
                 for t in r.traps
             ),
@@ -101,6 +103,8 @@ def _level(level: LevelData, entrances: list[int]) -> SiteLevel:
 
 
 def to_site(d: Dungeon, site_id: str | None = None) -> Site:
+    theme = load_themes().get(d.theme)
+    floors = frozenset(t.name for t in theme.traps if t.floor) if theme is not None else frozenset()
     return Site(
         id=site_id or f"{d.theme}-{d.seed}",
         title=d.title,
@@ -108,7 +112,7 @@ def to_site(d: Dungeon, site_id: str | None = None) -> Site:
         level=d.level,
         bounty=d.bounty,
         hook=d.hook,
-        levels=tuple(_level(lv, list(d.entrances)) for lv in d.levels),
+        levels=tuple(_level(lv, list(d.entrances), floors) for lv in d.levels),
     )
 
 

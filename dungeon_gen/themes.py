@@ -316,6 +316,7 @@ class RoomKind(Strict):
 
 class TrapTemplate(LevelWindow):
     name: Plain
+    floor: bool  # set in the floor: a foot springs it, and one who hovers does not (Hover, RULINGS R200)
     text: Template  # what it looks like and where it is
     trigger: Plain  # what sets it off
     clue: Template  # a visible hint for attentive players

@@ -177,6 +177,29 @@ def test_validate_refuses_a_feature_reward_the_gm_cannot_play(
     assert code != 0 and "reward kind 'wish' has no handler in the GM" in err
 
 
+def test_validate_refuses_a_power_or_an_item_effect_the_gm_cannot_play(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue #13: content with no implementation in the GM fails ``validate``, each entry named."""
+    import shutil
+
+    import rules.content.registry
+
+    code, text, _ = out(capsys, "validate")
+    assert code == 0 and "has a handler in the GM" in text
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "resources" / "content", content)
+    with (content / "magic.toml").open("a") as f:
+        f.write('\n[[prayers]]\nname = "Prayer of the Unheard"\nsource = "Akhzu"\ntext = "Nothing the GM knows."\n')
+    with (content / "items.toml").open("a") as f:
+        f.write('\n[[items]]\nname = "Made-up charm"\nrarity = "common"\ntext = "A charm."\ntags = ["quick"]\n'
+                '\n[[items.effects]]\ntext = "Something."\nspecial = "made_up_charm"\n')  # fmt: skip
+    monkeypatch.setattr(rules.content.registry, "content_dir", lambda: content)
+    code, _, err = out(capsys, "validate")
+    assert code != 0
+    assert "prayer: Prayer of the Unheard" in err and "item: Made-up charm (effect 'made_up_charm')" in err
+
+
 def test_console_script_entry_point_runs() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "desktop", "odds", "--dice", "2", "--json"],

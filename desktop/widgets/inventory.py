@@ -71,6 +71,10 @@ RARITY_COLOR = {
 }
 
 
+#: The market's actions name a ware, not an item carried.
+MARKET_KINDS = ("buy", "buy_for", "haggle", "restock")
+
+
 def _color(key: str) -> QColor:
     return QColor(COLORS.get(key, "#888888"))
 
@@ -119,7 +123,7 @@ def item_actions(actions: list[Action], member_id: str, index: int, item: Carrie
         if a.kind == "sell_item":
             if a.param("index") == index:
                 out.append(a)
-        elif a.param("item") == item.name or (a.target == item.name and a.kind not in ("buy", "haggle", "restock")):
+        elif a.param("item") == item.name or (a.target == item.name and a.kind not in MARKET_KINDS):
             out.append(a)
     return out
 

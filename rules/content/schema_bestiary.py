@@ -111,6 +111,7 @@ class MonsterAction(Strict):
     hits_all_nearby: bool = False
     hits_everyone: bool = False  # "on everyone"
     alive_only: bool = False  # "everyone alive"
+    sound: bool = False  # made of sound (a cry, a song, a scream): Silence stops it (RULINGS R197)
     friendly_fire: bool = False  # "including other enemies"
     diagonal: bool = False  # hits diagonally
     ignore_shields: bool = False
@@ -189,6 +190,7 @@ class EnemyRules(Strict):
     text: Text
     common_actions: Annotated[list[MonsterAction], Field(min_length=1)]
     bleed_tags: list[MonsterTag]  # only these can bleed
+    evil_tags: Annotated[list[MonsterTag], Field(min_length=1)]  # what Detect Evil shows glowing (RULINGS R194)
     bleed_wound_on_max: int = Field(ge=1, le=5)  # start of turn d6: this or lower takes 1 wound
     test_dice: Literal["level"]  # an enemy test rolls LVL dice
     crit_on_defender_crit_fail: bool

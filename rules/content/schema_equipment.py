@@ -343,6 +343,7 @@ class Armor(Strict):
     name: Name
     ap: Annotated[list[Annotated[int, Field(ge=1, le=3)]], Field(min_length=1, max_length=2)]  # one number per part
     type: ArmorType
+    metal: bool  # made of metal (Machine spirit fixes "metal armor", RULINGS R192); every piece says
     helmet: bool = False
     slots: int = Field(1, ge=1, le=2)
     rarity: Rarity
@@ -387,6 +388,7 @@ class Recipe(Strict):
     name: Name
     yig: int = Field(ge=-6, le=6)
     grai: int = Field(ge=-6, le=6)
+    rarity: Rarity  # the potion's rarity at the market (RULINGS R196)
     text: Text
     usage_die: UsageDie | None = None
     duration_usage_die: UsageDie | None = None  # "this and the next Ud4 turns"

@@ -104,6 +104,8 @@ class MagicEffect(Strict):
     channelled: bool = False
     combat_only: bool = False  # only has an effect during a combat
     summon: Name | None = None  # the bestiary creature it summons
+    banishes_undead: bool = False  # it banishes the undead: an exorcism book adds its dice to the test (R203)
+    terrain: str | None = None  # the kind of place it must be aimed at (a key of ``[terrain]``: Eyes of the forest)
 
     @model_validator(mode="after")
     def _duration(self) -> MagicEffect:
@@ -116,6 +118,22 @@ class MagicEffect(Strict):
             raise ValueError("secret_duration needs a rolled duration")
         if self.channelled != (self.duration_unit == "channelled"):
             raise ValueError("channelled spells have duration_unit = 'channelled'")
+        return self
+
+
+class Terrain(Strict):
+    """A kind of place a power needs (RULINGS R202): how the GM recognises it in a dungeon's rooms."""
+
+    text: Text  # the ruling in a sentence
+    words: Annotated[list[str], Field(min_length=1)]  # whole words, any case, in a room's name, description or features
+    entrances: bool = False  # the rooms the party enters a dungeon by (depth 1) have it in sight outside
+
+    @model_validator(mode="after")
+    def _words(self) -> Terrain:
+        bad = [w for w in self.words if not w.strip() or w != w.strip().lower()]
+        if bad:
+            raise ValueError(f"terrain words are lower case and trimmed: {bad}")
+        check_unique(self.words, "terrain word")
         return self
 
 
@@ -171,6 +189,7 @@ class MagicFile(Strict):
     old_gods_text: Text
     gods: list[God]
     prayers: list[Prayer]
+    terrain: dict[str, Terrain] = {}  # what a power's ``terrain`` names (RULINGS R202)
 
     @model_validator(mode="after")
     def _check(self) -> MagicFile:
@@ -190,6 +209,9 @@ class MagicFile(Strict):
                 raise ValueError(f"god {god!r} has no prayers")
         if not any(p.source == "basic" for p in self.prayers):
             raise ValueError("there must be basic prayers")
+        for e in [*self.spells, *self.prayers]:
+            if e.terrain is not None and e.terrain not in self.terrain:
+                raise ValueError(f"{e.name}: terrain {e.terrain!r} is not one of [terrain] ({sorted(self.terrain)})")
         return self
 
     def spells_of(self, school: str) -> list[Spell]:

@@ -24,12 +24,14 @@ beside exploration     ``camp`` (setup, camp actions, the ambush), ``freeform`` 
                        adventurers)
 rewards                ``rewards``: what a room feature gives on a success, a handler per kind
 encounters             ``encounters``: attitudes, parley, bribes, wanderers
-combat                 ``combat`` (entry points) > ``combat_actions`` (the adventurers' actions) >
+combat                 ``combat`` (entry points) > ``manoeuvres`` (a handler per manoeuvre, registered
+                       in ``powers.MANOEUVRES``) > ``combat_actions`` (the adventurers' actions) >
                        ``powers`` (what spells, prayers and manoeuvres do, keyed by the content's
-                       names, in and out of a fight; ``blacksalt validate`` names any the GM
-                       cannot play) > ``combat_flow`` (setup, the turn loop, the end) > ``combat_foes`` (enemy
-                       sheets, damage to enemies, their AI) > ``combat_core`` (fighters, harm,
-                       stun) > ``combat_gear`` (weapons and shields) | ``combat_grid`` (tiles)
+                       names, in and out of a fight, and what items are for; ``blacksalt
+                       validate`` refuses content with no handler) > ``combat_flow`` (setup,
+                       the turn loop, the end) > ``combat_foes`` (enemy sheets, damage to
+                       enemies, their AI) > ``combat_core`` (fighters, harm, stun) >
+                       ``combat_gear`` (weapons and shields) | ``combat_grid`` (tiles)
 services               ``services``: :class:`~rules.gm.services.GM` — tests, fatigue, harm,
                        afflictions, death, the doom and omens trackers, decay, table rows, the
                        player's decisions (:class:`~rules.gm.services.Decider`); it hands over to

@@ -26,8 +26,6 @@ if TYPE_CHECKING:
     from rules.gm.state import Member
 
 SUFFIX = " extract"
-#: A potion's rarity for the market (RULINGS R196): not common stock, not a treasure.
-POTION_RARITY = "uncommon"
 #: The most extracts of one kind a mix is searched with (more never makes a recipe of the book's).
 MOST_OF_ONE = 4
 
@@ -171,7 +169,7 @@ def _potions(content: Content) -> tuple[Item, ...]:
     for r in content.alchemy.recipes:
         thrown = any(e.special == "thrown_at_tile" for e in r.effects)
         out.append(Item.model_validate({
-            "name": r.name, "rarity": POTION_RARITY, "text": r.text, "tags": ["quick"],
+            "name": r.name, "rarity": r.rarity, "text": r.text, "tags": ["quick"],
             "usage_die": r.usage_die, "effects": [] if thrown else [e.model_dump(exclude_defaults=True)
                                                                      for e in r.effects],
         }))  # fmt: skip
@@ -189,5 +187,5 @@ def potion(content: Content, name: str) -> Recipe | None:
 
 def brew(content: Content, m: Member, recipe: Recipe) -> Carried:
     """The potion, in ``m``'s hands or bags (raises when there is no room)."""
-    item = Carried(recipe.name, "", rarity=POTION_RARITY, usage=recipe.usage_die)
+    item = Carried(recipe.name, "", rarity=recipe.rarity, usage=recipe.usage_die)
     return m.adv.inventory.add(item)

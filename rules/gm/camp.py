@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from rules.attributes import ATTRS, Attr
 from rules.character import Condition
 from rules.checks import RuleError
-from rules.gm import combat
+from rules.gm import combat, powers
 from rules.gm.events import Action, Cost
 from rules.gm.gear import carries, use_up
 from rules.gm.state import ACTIONS, SETUP, CampState, Member, Phase
@@ -949,6 +949,37 @@ def _memorise_action(gm: GM, action: Action) -> None:
     _memorise(gm)
 
 
+TRANSMUTE = "Transmute"
+
+
+@CAMP_TABLE.lister
+def _transmute_actions(gm: GM) -> list[Action]:
+    """Transmute: "2 actions in combat, 1 exploration turn or free action during camp" — the alchemist mixes the
+    extracts carried into a potion (the spell's INT test follows, as ever)."""
+    rules = gm.content.alchemy.rules
+    out: list[Action] = []
+    for m in gm.active():
+        book = m.adv.spellbook
+        if book is None or TRANSMUTE not in book.memorised or not m.adv.character.has_trait("Magic user"):
+            continue
+        power = powers.handler("spell", TRANSMUTE)
+        if power is None or power.outside is None:
+            continue
+        why = "Forgotten: recall it first." if TRANSMUTE in book.forgotten else None
+        why = why or (power.ready(gm, m) if power.ready is not None else None)
+        cost = 0 if rules.transmute_camp_free else 1
+        why = why or (_spend(_state(gm), cost) if cost else None)
+        out.append(_act(f"transmute:{m.id}", "transmute", f"{m.name}: transmute extracts into a potion (free)"
+                        if not cost else f"{m.name}: transmute extracts into a potion", why, actions=cost, who=m.id,
+                        params=(("spell", TRANSMUTE),), rule=rules.text))  # fmt: skip
+    return out
+
+
+@CAMP_TABLE.applies("transmute")
+def _transmute(gm: GM, action: Action) -> None:
+    powers.cast_outside(gm, gm.c.member(action.who or ""), TRANSMUTE)
+
+
 @CAMP_TABLE.lister
 def _skill_actions(gm: GM) -> list[Action]:
     """Skills and gods: Surgeon, Ritualist, the camp prayer of an angered god."""
@@ -1116,6 +1147,10 @@ def _break_camp(gm: GM, st: CampState) -> None:
     if sixes >= cfg.ambush.combat_on_sixes and wanderers:
         group = wanderers[gm.rng.randrange(len(wanderers))]
         surprised = sixes >= cfg.ambush.surprised_on_sixes
+        watcher = powers.eye_watching(gm)
+        if surprised and watcher is not None:  # the tree's eye sees them come (Eyes of the forest, RULINGS R202)
+            surprised = False
+            gm.emit("eye", f"Through the tree's eye {watcher.name} sees them come: no surprise.", who=watcher.id)
         gm.c.stats.ambushes += 1
         names = ", ".join(f"{n} {monster}" for monster, n in group.monsters)
         gm.emit(

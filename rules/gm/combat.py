@@ -15,13 +15,15 @@ procedure's entry points (:func:`start`, :func:`reinforce`, :func:`actions`,
 :mod:`rules.gm.combat_gear` (weapons, shields, attacks an adventurer can make),
 :mod:`rules.gm.combat_foes` (enemy sheets, damage to enemies, the enemy AI and
 enemy attacks), :mod:`rules.gm.combat_actions` (the adventurers' actions) and
-:mod:`rules.gm.combat_flow` (setup, the turn loop, the end).  The autoplay's
+:mod:`rules.gm.combat_flow` (setup, the turn loop, the end); the manoeuvres'
+handlers are :mod:`rules.gm.manoeuvres`, which this module wires.  The autoplay's
 player is :mod:`rules.autoplay.combat_policy`.
 
 """
 
 from __future__ import annotations
 
+from rules.gm import manoeuvres  # noqa: F401  (registers the manoeuvres' handlers, rules.gm.powers.MANOEUVRES)
 from rules.gm.combat_actions import actions, apply
 from rules.gm.combat_flow import reinforce, start
 

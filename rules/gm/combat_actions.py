@@ -12,7 +12,7 @@ player likes; slow ones in the GM's order (the party's order).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rules.attributes import ATTRS, Attr
@@ -54,11 +54,6 @@ DODGE_GREAT_EXTRA = 1
 #: Help another: "Next turn an ally will receive an extra dice from you"; it costs 2 actions.
 HELP_ACTIONS = 2
 DODGE_ACTIONS = 2
-MANOEUVRES = powers.MANOEUVRES
-#: Reactions that happen during the enemies' turn (no action to take; Going somewhere? asks the player there).
-REACTIONS = {"aegis", "payback", "going somewhere?"}
-#: Enemies that wield a weapon and can be disarmed (the others bite and claw).
-ARMED_TAGS = {"human", "goblin"}
 
 RULES = {
     "attack": "Attack (1 action): test the weapon attribute to hit; each dodge or shield token the defender spends "
@@ -129,7 +124,7 @@ def fighter_moves(gm: GM, cs: CombatState, f: Fighter, steps: int) -> dict[tuple
     return grid.reachable(f.tile, steps, set(cs.tiles), blocked=blocked, occupied=occupied, threat=threat)
 
 
-def _why_stuck(f: Fighter) -> str | None:
+def why_stuck(f: Fighter) -> str | None:
     if f.grabbed_by is not None:
         return "Grabbed: break free first."
     if f.hooked_by is not None:
@@ -139,7 +134,7 @@ def _why_stuck(f: Fighter) -> str | None:
     return None
 
 
-def _act(
+def offer(
     id_: str,
     kind: str,
     label: str,
@@ -222,7 +217,7 @@ def fighter_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
 
 @TABLE.lister
 def _end_actions(t: Turn) -> list[Action]:
-    return [_act(f"end:{t.f.id}", "end", f"End {t.who.name}'s turn", t.f, 0, rule="")]
+    return [offer(f"end:{t.f.id}", "end", f"End {t.who.name}'s turn", t.f, 0, rule="")]
 
 
 @_for_fighter
@@ -231,7 +226,7 @@ def _recover_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[A
     ch = who.adv.character
     if f.stun:
         out.append(
-            _act(f"recover:{f.id}:stun", "recover", f"{who.name}: recover (remove a stun token)", f,
+            offer(f"recover:{f.id}:stun", "recover", f"{who.name}: recover (remove a stun token)", f,
                  params=(("what", "stun"),), rule=RULES["recover"])
         )  # fmt: skip
     tired = [a for a in ATTRS if ch.attrs[a].fatigue > 0]
@@ -240,7 +235,7 @@ def _recover_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[A
             continue
         for a in tired:
             out.append(
-                _act(
+                offer(
                     f"recover:{f.id}:{token}:{a.value}",
                     "recover",
                     f"{who.name}: recover (drop a {token} token, recover 1 {a.value} fatigue)",
@@ -252,7 +247,7 @@ def _recover_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[A
             )
     if f.bound and not f.stun:
         out.append(
-            _act(f"recover:{f.id}:bind", "recover", f"{who.name}: recover (shake off the bind)", f,
+            offer(f"recover:{f.id}:bind", "recover", f"{who.name}: recover (shake off the bind)", f,
                  params=(("what", "bind"),), rule=RULES["recover"])
         )  # fmt: skip
     reason = None
@@ -262,11 +257,11 @@ def _recover_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[A
         reason = "Parched: cannot recover fatigue."
     elif not tired:
         reason = "No fatigue to recover."
-    out.append(_act(f"breath:{f.id}", "breath", f"{who.name}: catch breath", f, reason=reason, rule=RULES["breath"]))
+    out.append(offer(f"breath:{f.id}", "breath", f"{who.name}: catch breath", f, reason=reason, rule=RULES["breath"]))
     return out
 
 
-def _target_reason(gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, foe: Foe) -> str | None:
+def target_reason(gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, foe: Foe) -> str | None:
     if arm.needs_hands:
         return arm.needs_hands
     if arm.key in f.unloaded:
@@ -288,18 +283,18 @@ def _attack_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
     out: list[Action] = []
     arms = arms_of(gm, who, f)
     if not arms:
-        out.append(_act(f"attack:{f.id}", "attack", f"{who.name}: attack", f, reason="No weapon in hand.",
+        out.append(offer(f"attack:{f.id}", "attack", f"{who.name}: attack", f, reason="No weapon in hand.",
                         rule=RULES["attack"]))  # fmt: skip
     for arm in arms:
         for foe in cs.active_foes():
             out.append(
-                _act(
+                offer(
                     f"attack:{f.id}:{arm.key}:{foe.id}",
                     "attack",
                     f"{who.name}: attack {core.label(foe)} with the {arm.name} ({arm.attack.source})",
                     f,
                     target=foe.id,
-                    reason=_target_reason(gm, cs, f, who, arm, foe),
+                    reason=target_reason(gm, cs, f, who, arm, foe),
                     params=(("arm", arm.key),),
                     rule=RULES["attack"],
                     silver=arm.silver,
@@ -308,109 +303,31 @@ def _attack_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
     for arm_key in f.unloaded:
         entry = weapon_entry(gm, arm_key)
         cost = entry.reload_actions if entry is not None else 1
-        out.append(_act(f"reload:{f.id}:{arm_key}", "reload", f"{who.name}: reload the {arm_key}", f, cost,
+        out.append(offer(f"reload:{f.id}:{arm_key}", "reload", f"{who.name}: reload the {arm_key}", f, cost,
                         params=(("arm", arm_key),), rule="Requires 2 actions to reload."))  # fmt: skip
     return out
 
 
+def _moment(gm: GM, cs: CombatState, f: Fighter, who: Member, mv: Manoeuvre) -> powers.Moment:
+    used = "Once per combat: already used." if mv.once_per_combat and mv.name.lower() in f.used else None
+    return powers.Moment(gm, cs, f, who, mv, [a for a in arms_of(gm, who, f) if not a.spell], used,
+                         f"{mv.name}: {mv.text}")  # fmt: skip
+
+
 @_for_fighter
 def _manoeuvre_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """Each manoeuvre the adventurer knows offers its actions (its handler's lister); a reaction waits for the
+    enemies' turn."""
     out: list[Action] = []
-    arms = [a for a in arms_of(gm, who, f) if not a.spell]
     for name in who.adv.manoeuvres:
         mv = _manoeuvre(gm, name)
-        key = name.lower()
-        if mv is None or key in REACTIONS:
+        if mv is None:
             continue
-        rule = f"{mv.name}: {mv.text}"
-        if key not in MANOEUVRES:
+        handler = powers.MANOEUVRES.get(name.lower())
+        if handler is None:
             raise RuleError(f"the manoeuvre {mv.name!r} has no handler")  # blacksalt validate names it first
-        cost = mv.actions
-        used = "Once per combat: already used." if mv.once_per_combat and key in f.used else None
-        if key in ("bash", "disarm"):
-            assert mv.attack is not None
-            for foe in cs.active_foes():
-                reason = used or (None if grid.close(f.tile, foe.tile) else "The target must be Close.")
-                if key == "disarm" and reason is None and not set(core.sheet(gm, foe.monster).tags) & ARMED_TAGS:
-                    reason = "It wields no weapon."
-                out.append(_act(f"manoeuvre:{f.id}:{key}:{foe.id}", "manoeuvre",
-                                f"{who.name}: {mv.name} {core.label(foe)} ({mv.attack})", f, cost, target=foe.id,
-                                reason=reason, params=(("name", key),), rule=rule))  # fmt: skip
-        elif key in ("reckless attack", "clean kill", "incapacitating strike", "glorious finish", "outsmart"):
-            for arm in arms:
-                for foe in cs.active_foes():
-                    reason = used or _target_reason(gm, cs, f, who, arm, foe)
-                    out.append(_act(f"manoeuvre:{f.id}:{key}:{arm.key}:{foe.id}", "manoeuvre",
-                                    f"{who.name}: {mv.name} — {core.label(foe)} with the {arm.name}", f, cost,
-                                    target=foe.id, reason=reason, params=(("name", key), ("arm", arm.key)),
-                                    rule=rule))  # fmt: skip
-        elif key == "knife in the back":
-            daggers = [a for a in arms if a.name.lower().startswith("dagger") and a.melee]
-            for arm in daggers:
-                for foe in cs.active_foes():
-                    reason = _target_reason(gm, cs, f, who, arm, foe)
-                    if reason is None and f.knife_round == cs.round:
-                        reason = "Once per turn: already used."
-                    if reason is None and not core.engaged(gm, cs, foe, f):
-                        reason = "The enemy is not flanked."
-                    if reason is None and not f.turn_started:
-                        reason = "Only when attacking: attack the flanked enemy first."
-                    out.append(_act(f"manoeuvre:{f.id}:{key}:{arm.key}:{foe.id}", "manoeuvre",
-                                    f"{who.name}: Knife in the back — {core.label(foe)} (free attack, extra die)",
-                                    f, 0, target=foe.id, reason=reason, params=(("name", key), ("arm", arm.key)),
-                                    rule=rule))  # fmt: skip
-        elif key == "wing it":
-            melee = [a for a in arms if a.melee and not a.needs_hands]
-            for arm in melee:
-                for foe in cs.active_foes():
-                    reach = mv.range_tiles or 3
-                    reason = None if grid.distance(f.tile, foe.tile) <= reach else "Out of reach (3 tiles)."
-                    out.append(_act(f"manoeuvre:{f.id}:{key}:{arm.key}:{foe.id}", "manoeuvre",
-                                    f"{who.name}: Wing it — throw the {arm.name} at {core.label(foe)} (-DEX)", f,
-                                    cost, target=foe.id, reason=reason, params=(("name", key), ("arm", arm.key)),
-                                    rule=rule))  # fmt: skip
-        elif key == "roar":
-            out.append(_act(f"manoeuvre:{f.id}:{key}", "manoeuvre", f"{who.name}: Roar (PRE, all living Nearby)",
-                            f, cost, reason=used, params=(("name", key),), rule=rule))  # fmt: skip
-        elif key == "charge":
-            for foe in cs.active_foes():
-                tags = set(core.sheet(gm, foe.monster).tags)
-                reason = _why_stuck(f) or (None if grid.close(f.tile, foe.tile) else "The target must be Close.")
-                if reason is None and tags & set(mv.target_excludes_tag):
-                    reason = "Does not work on ghosts."
-                out.append(_act(f"manoeuvre:{f.id}:{key}:{foe.id}", "manoeuvre",
-                                f"{who.name}: Charge {core.label(foe)}", f, cost, target=foe.id, reason=reason,
-                                params=(("name", key),), rule=rule))  # fmt: skip
-        elif key == "turtle":
-            reason = None if shield_of(gm, who) is not None else "Needs a shield."
-            label = f"{who.name}: Turtle (defend; no fatigue defending this turn)"
-            out.append(_act(f"manoeuvre:{f.id}:{key}", "manoeuvre", label, f, cost, reason=reason,
-                            params=(("name", key),), rule=rule))  # fmt: skip
-        elif key == "quick thinking":
-            for a in mv.test or ["PRE", "INT"]:
-                out.append(_act(f"manoeuvre:{f.id}:{key}:{a}", "manoeuvre",
-                                f"{who.name}: Quick thinking ({a}: a dodge token)", f, cost,
-                                params=(("name", key), ("attr", a)), rule=rule))  # fmt: skip
-        elif key == "fast trapping":
-            kit = next((i for i in who.adv.inventory.items if i.name.lower() == "trapping kit"), None)
-            for foe in cs.active_foes():
-                spot = trap_spot(cs, f, foe, mv.range_tiles or 3)
-                reason = "Needs a trapping kit." if kit is None else None
-                if reason is None and spot is None:
-                    reason = "No free tile in its path within 3 tiles."
-                out.append(_act(f"manoeuvre:{f.id}:{key}:{foe.id}", "manoeuvre",
-                                f"{who.name}: Fast trapping — a trap in the path of {core.label(foe)}", f, cost,
-                                target=foe.id, reason=reason, params=(("name", key),), rule=rule))  # fmt: skip
-        elif key == "dirty tricks":
-            reach = mv.range_tiles or 2
-            for foe in cs.active_foes():
-                tags = set(core.sheet(gm, foe.monster).tags)
-                reason = None if grid.distance(f.tile, foe.tile) <= reach else f"Out of reach ({reach} tiles)."
-                if reason is None and mv.target_requires_tag and not tags & set(mv.target_requires_tag):
-                    reason = "Only works on living enemies."
-                out.append(_act(f"manoeuvre:{f.id}:{key}:{foe.id}", "manoeuvre",
-                                f"{who.name}: Dirty tricks on {core.label(foe)}", f, cost, target=foe.id,
-                                reason=reason, params=(("name", key),), rule=rule))  # fmt: skip
+        if handler.lists is not None:
+            out += handler.lists(_moment(gm, cs, f, who, mv))
     return out
 
 
@@ -439,7 +356,7 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
             if spell in WEAPON_SPELLS:
                 if reason is None and spell in f.spells:
                     reason = "Already in effect for this combat."
-                out.append(_act(f"cast:{f.id}:{spell}", "cast", f"{who.name}: cast {spell}", f, cost, reason=reason,
+                out.append(offer(f"cast:{f.id}:{spell}", "cast", f"{who.name}: cast {spell}", f, cost, reason=reason,
                                 params=(("spell", spell),), rule=rule))  # fmt: skip
                 continue
             power = powers.handler("spell", spell)
@@ -452,21 +369,22 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
             keep = _chance(ch, Attr.INT)
             aims = powers.fight_targets(gm, cs, f, power)
             if not aims:  # said once, greyed, so the spell is not lost from sight
-                out.append(_act(f"cast:{f.id}:{spell}", "cast", f"{who.name}: cast {spell}", f, cost,
+                out.append(offer(f"cast:{f.id}:{spell}", "cast", f"{who.name}: cast {spell}", f, cost,
                                 reason=reason or "No target in reach.", params=(("spell", spell),),
                                 rule=rule))  # fmt: skip
             for aim in aims:
                 label = f"{who.name}: cast {spell}" + ("" if power.aim == "self" else f" on {aim.whom}")
                 label += f" (INT {keep} to keep it)"
-                out.append(_act(f"cast:{f.id}:{spell}:{aim.id}", "cast", label, f, cost, target=aim.id,
+                out.append(offer(f"cast:{f.id}:{spell}:{aim.id}", "cast", label, f, cost, target=aim.id,
                                 reason=reason or aim.reason, params=(("spell", spell),), rule=rule))  # fmt: skip
     out += _prayer_actions(gm, cs, f, who)
     return out
 
 
-def _chance(ch: Character, attr: Attr) -> str:
-    """The exact odds of a plain test of ``attr`` now, as the label shows them."""
-    return f"{odds(ch.test_spec(attr, in_combat=True)).success:.0%}"
+def _chance(ch: Character, attr: Attr, extra: int = 0) -> str:
+    """The exact odds of a plain test of ``attr`` now (``extra`` dice more), as the label shows them."""
+    spec = ch.test_spec(attr, in_combat=True)
+    return f"{odds(replace(spec, dice=spec.dice + extra) if extra else spec).success:.0%}"
 
 
 def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
@@ -488,11 +406,13 @@ def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
         why, exhausted, plea = powers.prayer_blocked(gm, who, prayer)
         if not ch.has_trait("Divine mandate"):
             why = "Needs the Divine mandate trait."
-        answered = _chance(ch, Attr.PRE)
+        if why is None and power.ready is not None:
+            why = power.ready(gm, who)
+        answered = _chance(ch, Attr.PRE, powers.banishing_dice(gm, who, "prayer", prayer)[0])
         for aim in powers.fight_targets(gm, cs, f, power):
             label = f"{who.name}: pray for {prayer} on {aim.whom}" + (" (desperate plea)" if exhausted and plea else "")
             label += f" (PRE {answered})"
-            out.append(_act(f"pray:{f.id}:{prayer}:{aim.id}", "pray", label, f, cost, target=aim.id,
+            out.append(offer(f"pray:{f.id}:{prayer}:{aim.id}", "pray", label, f, cost, target=aim.id,
                             reason=why or aim.reason, params=(("prayer", prayer), ("plea", exhausted)),
                             rule=rule))  # fmt: skip
     return out
@@ -506,7 +426,7 @@ def _swarm_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
         done = "The swarm has had its command this turn." if swarm.commanded_round == cs.round else None
         for foe in cs.active_foes():
             reason = done or (None if powers.swarm_in_reach(gm, cs, swarm, foe) else "Out of the swarm's reach.")
-            out.append(_act(f"swarm:{f.id}:{swarm.id}:{foe.id}", "swarm",
+            out.append(offer(f"swarm:{f.id}:{swarm.id}:{foe.id}", "swarm",
                             f"{who.name}: command the swarm to drain {core.label(foe)}", f, 0, target=foe.id,
                             reason=reason, params=(("swarm", swarm.id),),
                             rule="Swarm: a swarm of insects the cleric commands."))  # fmt: skip
@@ -529,13 +449,13 @@ def _skill_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
             reason = None if grid.close(f.tile, foe.tile) else "The target must be Close."
             if reason is None and not (foe.shield or foe.dodge):
                 reason = "It has no shield or dodge tokens."
-            out.append(_act(f"feint:{f.id}:{foe.id}", "feint", f"{who.name}: feint {core.label(foe)}", f,
+            out.append(offer(f"feint:{f.id}:{foe.id}", "feint", f"{who.name}: feint {core.label(foe)}", f,
                             target=foe.id, reason=reason,
                             rule="Feint (1 action): discard all shield and dodge tokens from your enemy."))  # fmt: skip
     if ch.has_skill("Intimidate"):
         reason = "Only one intimidate action per combat." if "intimidate" in f.used else None
         rule = "Intimidate (2 actions): attack with PRE 1N all nearby enemies."
-        out.append(_act(f"intimidate:{f.id}", "intimidate", f"{who.name}: intimidate (PRE 1N, all enemies Nearby)",
+        out.append(offer(f"intimidate:{f.id}", "intimidate", f"{who.name}: intimidate (PRE 1N, all enemies Nearby)",
                         f, 2, reason=reason, rule=rule))  # fmt: skip
     if ch.has_skill("Fearless"):
         reason = "Once per combat: already used." if "fearless" in f.used else None
@@ -543,7 +463,7 @@ def _skill_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
             reason = "No presence wound to heal."
         if reason is None and "hungry" in ch.afflictions:
             reason = "Hungry: wounds do not heal."
-        out.append(_act(f"fearless:{f.id}", "fearless", f"{who.name}: fearless (heal one PRE wound)", f, 0,
+        out.append(offer(f"fearless:{f.id}", "fearless", f"{who.name}: fearless (heal one PRE wound)", f, 0,
                         reason=reason, rule="Fearless: once per combat you may heal one presence wound."))  # fmt: skip
     return out
 
@@ -554,21 +474,21 @@ def _move_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Acti
     steps, cost = move_steps(gm, who)
     if core.lasting(cs, f, "Haste"):
         steps *= 2  # Haste: "movement speed doubled until the end of the combat"
-    stuck = _why_stuck(f)
+    stuck = why_stuck(f)
     reach = {} if stuck else fighter_moves(gm, cs, f, steps)
     if cs.exit is not None:
         reason = stuck
         if reason is None and f.tile != cs.exit and cs.exit not in reach:
             reason = "The door is out of reach this move."
-        out.append(_act(f"flee:{f.id}", "flee", f"{who.name}: flee through the door", f, cost, reason=reason,
+        out.append(offer(f"flee:{f.id}", "flee", f"{who.name}: flee through the door", f, cost, reason=reason,
                         rule=RULES["flee"]))  # fmt: skip
     if stuck or not reach:
         reason = stuck or "Nowhere to go (no DEX dice left, or hemmed in)."
-        out.append(_act(f"move:{f.id}", "move", f"{who.name}: move", f, cost, reason=reason,
+        out.append(offer(f"move:{f.id}", "move", f"{who.name}: move", f, cost, reason=reason,
                         rule=RULES["move"]))  # fmt: skip
         return out
     for t in grid.ordered(reach):
-        out.append(_act(f"move:{f.id}:{t[0]},{t[1]}", "move", f"{who.name}: move to {t[0]},{t[1]}", f, cost,
+        out.append(offer(f"move:{f.id}:{t[0]},{t[1]}", "move", f"{who.name}: move to {t[0]},{t[1]}", f, cost,
                         target=f"{t[0]},{t[1]}", params=(("x", t[0]), ("y", t[1])), rule=RULES["move"]))  # fmt: skip
     return out
 
@@ -590,14 +510,14 @@ def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
     if reason is None and f.shield >= core.MAX_SHIELD:
         reason = f"Already {core.MAX_SHIELD} shield tokens."
     label = f"{who.name}: defend" + (f" ({held[1].name}: {held[1].tokens} shield tokens)" if held else "")
-    out.append(_act(f"defend:{f.id}", "defend", label, f, reason=reason, rule=RULES["defend"]))
+    out.append(offer(f"defend:{f.id}", "defend", label, f, reason=reason, rule=RULES["defend"]))
     reason = f"Can't dodge with the {held[1].name}." if held is not None and held[1].no_dodge else None
-    out.append(_act(f"dodge:{f.id}", "dodge", f"{who.name}: dodge (DEX)", f, DODGE_ACTIONS, reason=reason,
+    out.append(offer(f"dodge:{f.id}", "dodge", f"{who.name}: dodge (DEX)", f, DODGE_ACTIONS, reason=reason,
                     rule=RULES["dodge"]))  # fmt: skip
     # grabbed: break free
     if f.grabbed_by is not None:
         rule = "Use all actions to test STR to break free, or take 1 wound."
-        out.append(_act(f"break_free:{f.id}", "break_free", f"{who.name}: break free (all actions, STR)", f,
+        out.append(offer(f"break_free:{f.id}", "break_free", f"{who.name}: break free (all actions, STR)", f,
                         max(1, f.actions), rule=rule))  # fmt: skip
     # quick items
     for entry in alchemy.usable_items(gm.content):
@@ -606,7 +526,7 @@ def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
         for g, m in [(f, who), *_allies_close(gm, cs, f)]:
             whom = "themself" if g is f else m.name
             reason = None if m.adv.character.condition is not Condition.DEAD else "Dead."
-            out.append(_act(f"item:{f.id}:{entry.name}:{g.id}", "item", f"{who.name}: use {entry.name} on {whom}",
+            out.append(offer(f"item:{f.id}:{entry.name}:{g.id}", "item", f"{who.name}: use {entry.name} on {whom}",
                             f, target=g.id, reason=reason, params=(("item", entry.name),), rule=entry.text,
                             items=(entry.name,)))  # fmt: skip
     # allies
@@ -614,12 +534,12 @@ def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
         mch = m.adv.character
         if mch.condition is Condition.MORTALLY_WOUNDED:
             kit = next((n for n in stabilisers(gm.content) if inv.find(n) is not None), None)
-            out.append(_act(f"stabilise:{f.id}:{g.id}", "stabilise", f"{who.name}: stabilise {m.name}", f,
+            out.append(offer(f"stabilise:{f.id}:{g.id}", "stabilise", f"{who.name}: stabilise {m.name}", f,
                             target=g.id, reason=None if kit else "Needs a first aid kit or a medical supply.",
                             params=(("item", kit or ""),), rule=RULES["stabilise"],
                             items=(kit,) if kit else ()))  # fmt: skip
         elif mch.condition is Condition.COLLAPSED:
-            out.append(_act(f"help_up:{f.id}:{g.id}", "help_up", f"{who.name}: help {m.name} up", f, target=g.id,
+            out.append(offer(f"help_up:{f.id}:{g.id}", "help_up", f"{who.name}: help {m.name} up", f, target=g.id,
                             rule="A collapsed adventurer gets up when an ally helps (an action)."))  # fmt: skip
         elif mch.can_act:
             reason = None
@@ -629,21 +549,21 @@ def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
                 reason = f"{m.name} is paranoid: can't receive help."
             elif g.helped_by is not None:
                 reason = f"{m.name} already has help."
-            out.append(_act(f"help:{f.id}:{g.id}", "help", f"{who.name}: help {m.name}", f, HELP_ACTIONS,
+            out.append(offer(f"help:{f.id}:{g.id}", "help", f"{who.name}: help {m.name}", f, HELP_ACTIONS,
                             target=g.id, reason=reason, rule=RULES["help"]))  # fmt: skip
     for g, m in [(f, who), *_allies_close(gm, cs, f)]:
         leech = next((e for e in cs.active_foes() if e.attached == g.id), None)
         if g.worms or leech is not None:
             whom = "themself" if g is f else m.name
-            out.append(_act(f"detach:{f.id}:{g.id}", "detach", f"{who.name}: pull off what clings to {whom}", f,
+            out.append(offer(f"detach:{f.id}:{g.id}", "detach", f"{who.name}: pull off what clings to {whom}", f,
                             target=g.id, rule="Removing an attached creature takes 1 action."))  # fmt: skip
     # equipment
     for item in {i.name: i for i in spare_weapons(gm, who)}.values():  # two clubs: one choice
-        out.append(_act(f"equip:{f.id}:{item.name}", "equip", f"{who.name}: take the {item.name} in hand", f,
+        out.append(offer(f"equip:{f.id}:{item.name}", "equip", f"{who.name}: take the {item.name} in hand", f,
                         params=(("item", item.name),), rule=RULES["item"]))  # fmt: skip
     for i, drop in enumerate(cs.dropped):
         if (drop.x == f.x and drop.y == f.y) or grid.close(f.tile, (drop.x, drop.y)):
-            out.append(_act(f"pickup:{f.id}:{i}", "pickup", f"{who.name}: pick up the {drop.item.name}", f,
+            out.append(offer(f"pickup:{f.id}:{i}", "pickup", f"{who.name}: pick up the {drop.item.name}", f,
                             params=(("index", i),), rule=RULES["item"]))  # fmt: skip
     return out
 
@@ -661,7 +581,7 @@ def _give_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Acti
             if item.name.startswith("("):
                 continue
             what = gift_noun(item)
-            out.append(_act(f"give:{f.id}:{index}:{g.id}", "give", f"{who.name}: give {what} to {m.name}", f,
+            out.append(offer(f"give:{f.id}:{index}:{g.id}", "give", f"{who.name}: give {what} to {m.name}", f,
                             target=g.id, reason=why_not_give(gm, who, item, m),
                             params=(("index", index), ("item", item.name), ("from", who.id)),
                             rule=RULES["item"] + " You can also give or use an item on someone in the same tile if "
@@ -707,7 +627,7 @@ def _breath(t: Turn, action: Action) -> None:
 
 @TABLE.applies("attack")
 def _attack_action(t: Turn, action: Action) -> None:
-    arm = _arm(t.gm, t.who, t.f, str(action.param("arm")))
+    arm = arm_by_key(t.gm, t.who, t.f, str(action.param("arm")))
     attack(t.gm, t.cs, t.f, t.who, arm, t.cs.foe(action.target or ""))
 
 
@@ -766,7 +686,7 @@ def _flee(t: Turn, action: Action) -> None:
 
 @TABLE.applies("defend")
 def _defend_action(t: Turn, action: Action) -> None:
-    _defend(t.gm, t.f, t.who)
+    defend_now(t.gm, t.f, t.who)
 
 
 @TABLE.applies("dodge")
@@ -840,14 +760,14 @@ def _pickup(t: Turn, action: Action) -> None:
     core.give_back(t.gm, t.who, drop)
 
 
-def _arm(gm: GM, who: Member, f: Fighter, key: str) -> Arm:
+def arm_by_key(gm: GM, who: Member, f: Fighter, key: str) -> Arm:
     for arm in arms_of(gm, who, f):
         if arm.key == key:
             return arm
     raise RuleError(f"{who.name} has no {key} to attack with")
 
 
-def _test(gm: GM, cs: CombatState, f: Fighter, who: Member, attr: Attr, reason: str, **options: Any) -> TestRoll:
+def fighter_test(gm: GM, cs: CombatState, f: Fighter, who: Member, attr: Attr, reason: str, **options: Any) -> TestRoll:
     """A test in ``who``'s own action, with the help an ally gave."""
     return gm.test(who, attr, reason, helper=helper_of(gm, cs, f), in_combat=True, **options)
 
@@ -878,7 +798,7 @@ def _move(gm: GM, cs: CombatState, f: Fighter, who: Member, to: tuple[int, int])
         f.shield = 0  # "Moving will remove any unused shield tokens" (Shield Master: "Moving does not remove")
 
 
-def _defend(gm: GM, f: Fighter, who: Member) -> None:
+def defend_now(gm: GM, f: Fighter, who: Member) -> None:
     held = shield_of(gm, who)
     if held is None:
         raise RuleError("no shield")
@@ -890,7 +810,7 @@ def _defend(gm: GM, f: Fighter, who: Member) -> None:
 
 
 def _dodge(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
-    roll = _test(gm, cs, f, who, Attr.DEX, "dodging")
+    roll = fighter_test(gm, cs, f, who, Attr.DEX, "dodging")
     v = roll.verdict
     if v.success:
         f.dodge += DODGE_TOKENS + (DODGE_GREAT_EXTRA if v.great_success else 0)
@@ -899,7 +819,7 @@ def _dodge(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
 
 def _break_free(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
     f.broke_free_tried = True
-    roll = _test(gm, cs, f, who, Attr.STR, "breaking free")
+    roll = fighter_test(gm, cs, f, who, Attr.STR, "breaking free")
     if roll.verdict.success and f.grabbed_by is not None:
         foe = cs.foe(f.grabbed_by)
         foe.grabbing = None
@@ -933,14 +853,7 @@ def _use_item(gm: GM, cs: CombatState, f: Fighter, who: Member, name: str, g: Fi
         raise RuleError(f"{who.name} has no {name}")
     for effect in entry.effects:
         gm.apply_row(target, effect, name)
-        if effect.special == "extra_combat_action":  # Mercurial tonic: "1 extra combat action for this and the
-            core.put(cs, g, "Mercurial tonic")  # next Ud4 turns (test at the end of the turn)"
-            g.actions += 1
-            gm.emit("tonic", f"{target.name} quickens: one more action each turn, while the tonic lasts.",
-                    who=target.id)  # fmt: skip
-        elif effect.special == "immune_terrified_expedition" and "terrified" not in target.immune:
-            target.immune.append("terrified")
-            gm.emit("tonic", f"{target.name} cannot be terrified for the rest of the expedition.", who=target.id)
+        powers.item_effect(gm, target, effect.special, name, (cs, g))  # its tag's handler (powers.ITEM_SPECIALS)
     use_up(gm, who, item)
 
 
@@ -955,7 +868,7 @@ def _throw_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
         for foe in cs.active_foes():
             far = grid.distance(f.tile, foe.tile)
             reason = None if far <= grid.NEARBY else f"Out of reach: {far} tiles away."
-            out.append(_act(f"throw:{f.id}:{item.name}:{foe.id}", "throw", f"{who.name}: throw the {item.name} at "
+            out.append(offer(f"throw:{f.id}:{item.name}:{foe.id}", "throw", f"{who.name}: throw the {item.name} at "
                             f"{core.label(foe)}", f, target=foe.id, reason=reason, params=(("item", item.name),),
                             rule=recipe.text, items=(item.name,)))  # fmt: skip
         break
@@ -1123,7 +1036,7 @@ def attack(
         hit, crit = True, True
         gm.emit("stalker", f"{who.name} strikes from the shadows: a free critical hit.", who=who.id)
     else:
-        roll = _test(
+        roll = fighter_test(
             gm, cs, f, who, attr, reason, advantage=adv, disadvantage=dis, opponent_rerolls=offered,
             dice=arm.dice + extra_dice,
         )  # fmt: skip
@@ -1224,111 +1137,16 @@ def _glorious(gm: GM, who: Member) -> None:
 
 
 def _manoeuvre_apply(gm: GM, cs: CombatState, f: Fighter, who: Member, action: Action) -> None:
+    """A manoeuvre's action: its handler (:data:`rules.gm.powers.MANOEUVRES`, :mod:`rules.gm.manoeuvres`)."""
     key = str(action.param("name"))
     mv = _manoeuvre(gm, key)
-    assert mv is not None
+    handler = powers.MANOEUVRES.get(key)
+    if mv is None or handler is None or handler.apply is None:
+        raise RuleError(f"no manoeuvre {key!r} to do")
     foe = cs.foe(action.target) if action.target else None
     if mv.once_per_combat:
         f.used.append(key)
-    if key in ("bash", "disarm") and foe is not None and mv.attack:
-        atk = parse_attack(mv.attack)
-        arm = Arm(key=mv.name, name=mv.name, attack=atk, reach=1)
-        if attack(gm, cs, f, who, arm, foe, mode=key) and foe.active:
-            if key == "bash":
-                core.add_stun(gm, cs, foe, 1, f"{who.name}'s bash")
-            else:
-                foe.disarmed = True
-                gm.emit("foe_disarmed", f"{core.label(foe)} drops its weapon.", foe=foe.id)
-    elif key in ("reckless attack", "clean kill", "incapacitating strike", "glorious finish") and foe is not None:
-        attack(gm, cs, f, who, _arm(gm, who, f, str(action.param("arm"))), foe, mode=key)
-    elif key == "fast trapping" and foe is not None:
-        _fast_trap(gm, cs, f, who, foe, mv.range_tiles or 3)
-    elif key == "outsmart" and foe is not None:
-        ch = who.adv.character
-        attr = max((Attr.PRE, Attr.INT), key=lambda a: ch.available(a, in_combat=True))
-        attack(gm, cs, f, who, _arm(gm, who, f, str(action.param("arm"))), foe, mode=key, attr_override=attr)
-    elif key == "knife in the back" and foe is not None:
-        f.knife_round = cs.round
-        attack(gm, cs, f, who, _arm(gm, who, f, str(action.param("arm"))), foe, mode=key, extra_dice=1)
-    elif key == "wing it" and foe is not None:
-        arm = _arm(gm, who, f, str(action.param("arm")))
-        base = arm.attack
-        thrown = Attack((Attr.DEX,), Modifier.DISADVANTAGE, base.damage, base.effects, base.crit_damage,
-                        base.crit_effects, source=f"-DEX {base.damage}")  # fmt: skip
-        attack(gm, cs, f, who, arm, foe, mode=key, attack_with=thrown)
-    elif key == "roar":
-        _roar(gm, cs, f, who, mv)
-    elif key == "charge" and foe is not None:
-        _charge(gm, cs, f, who, foe)
-    elif key == "turtle":
-        _defend(gm, f, who)
-        f.turtle_round = core.next_enemy_round(cs)
-    elif key == "quick thinking":
-        roll = _test(gm, cs, f, who, Attr.parse(str(action.param("attr"))), "quick thinking")
-        if roll.verdict.success:
-            f.dodge += 1
-            gm.emit("dodge", f"{who.name} sees it coming: {f.dodge} dodge token(s).", who=who.id, dodge=f.dodge)
-    elif key == "dirty tricks" and foe is not None:
-        foe.tricked_round = cs.round + 1  # until the end of the next round
-        gm.emit("tricked", f"{who.name} throws sand in the eyes of {core.label(foe)}: allies attack it with "
-                "advantage.", who=who.id, foe=foe.id)  # fmt: skip
-
-
-def trap_spot(cs: CombatState, f: Fighter, foe: Foe, reach: int) -> tuple[int, int] | None:
-    """Where a thrown trap catches ``foe``: the free tile next to it on its way to the thrower (within reach)."""
-    taken = {g.tile for g in cs.fighters if not (g.dead or g.fled)} | {e.tile for e in cs.active_foes()}
-    taken |= set(cs.traps)
-    spots = [t for t in grid.around(foe.tile) if t in set(cs.tiles) and t not in taken
-             and grid.distance(f.tile, t) <= reach]  # fmt: skip
-    return min(spots, key=lambda t: (grid.distance(t, f.tile), t[1], t[0])) if spots else None
-
-
-def _fast_trap(gm: GM, cs: CombatState, f: Fighter, who: Member, foe: Foe, reach: int) -> None:
-    """Fast trapping: "Quickly arm and throw a trapping kit 3 tiles away" — a trap the next enemy to step on
-    takes (4 wounds, held until it frees itself; RULINGS R195).  The kit's usage die is rolled."""
-    kit = next(i for i in who.adv.inventory.items if i.name.lower() == "trapping kit")
-    spot = trap_spot(cs, f, foe, reach)
-    if spot is None:
-        raise RuleError("no free tile in its path")
-    cs.traps.append(spot)
-    gm.emit("trap_set", f"{who.name} arms a trap and throws it in the path of {core.label(foe)}.", who=who.id,
-            tile=list(spot))  # fmt: skip
-    use_up(gm, who, kit)
-
-
-def _roar(gm: GM, cs: CombatState, f: Fighter, who: Member, mv: Manoeuvre) -> None:
-    gm.emit("roar", f"{who.name} roars!", who=who.id)
-    for foe in list(cs.active_foes()):
-        m = core.sheet(gm, foe.monster)
-        if grid.distance(f.tile, foe.tile) > grid.NEARBY:
-            continue
-        if mv.target_requires_tag and not set(m.tags) & set(mv.target_requires_tag):
-            continue
-        if "immune_pre" in core.rules_of(m):
-            continue
-        if _test(gm, cs, f, who, Attr.PRE, f"roaring at {core.label(foe)}").verdict.success:
-            core.add_stun(gm, cs, foe, 1, f"{who.name}'s roar")
-
-
-def _charge(gm: GM, cs: CombatState, f: Fighter, who: Member, foe: Foe) -> None:
-    """Charge: drive the target in a straight line at move speed; a wall: 1 wound and a stun token."""
-    steps, _ = move_steps(gm, who)
-    step = (foe.x - f.x, foe.y - f.y)
-    gm.emit("charge", f"{who.name} charges {core.label(foe)}!", who=who.id, foe=foe.id)
-    tiles = set(cs.tiles)
-    for _ in range(steps):
-        nxt = (foe.x + step[0], foe.y + step[1])
-        if nxt not in tiles:
-            hurt_foe(gm, cs, foe, 1, "slammed into the wall", attacker=f, impact=True)
-            if foe.active:
-                core.add_stun(gm, cs, foe, 1, "the charge")
-            break
-        if grid.occupants(cs).get(nxt):
-            break
-        f.x, f.y = foe.x, foe.y
-        foe.x, foe.y = nxt
-    if f.shield and not who.adv.character.has_skill("Shield Master"):
-        f.shield = 0
+    handler.apply(_moment(gm, cs, f, who, mv), action, foe)
 
 
 def _feint(gm: GM, cs: CombatState, f: Fighter, who: Member, foe: Foe) -> None:
@@ -1346,7 +1164,7 @@ def _intimidate(gm: GM, cs: CombatState, f: Fighter, who: Member) -> None:
     for foe in list(cs.active_foes()):
         if grid.distance(f.tile, foe.tile) > grid.NEARBY or core.lasting(cs, foe, "Arcane prison"):
             continue
-        if _test(gm, cs, f, who, Attr.PRE, f"intimidating {core.label(foe)}").verdict.success:
+        if fighter_test(gm, cs, f, who, Attr.PRE, f"intimidating {core.label(foe)}").verdict.success:
             hurt_foe(gm, cs, foe, atk.damage, f"{who.name}'s intimidation", effects=frozenset({Effect.NON_LETHAL}),
                           attacker=f, pre=True)  # fmt: skip
 
@@ -1360,10 +1178,15 @@ def _pray(
     power = powers.handler("prayer", prayer)
     if prayers is None or power is None or power.fight is None:
         raise RuleError(f"{who.name} cannot pray for {prayer} here")
+    spec = who.adv.character.test_spec(Attr.PRE, in_combat=True)
+    extra, book = powers.banishing_dice(gm, who, "prayer", prayer)
+    if extra:
+        spec = replace(spec, dice=spec.dice + extra)
+        gm.emit("bonus_dice", f"{who.name}'s {book.lower()}: {extra} extra die against the undead.", who=who.id)
     res = invoke_prayer(
         prayers,
         prayer,
-        who.adv.character.test_spec(Attr.PRE, in_combat=True),
+        spec,
         gm.rng,
         gm.content.magic.miracles,
         has_holy_symbol=carries(who, gm.content, "holy_symbol"),

@@ -149,10 +149,6 @@ def _free(cs: CombatState, t: Tile, me: Foe) -> bool:
     return t in set(cs.tiles) and all(i == me.id for i in who)
 
 
-#: The enemies' actions made of sound, which Silence stops (RULINGS R197).
-SOUNDS = frozenset({"the cries of many", "cursed sea shanty", "agony"})
-
-
 def silenced(cs: CombatState, t: Tile) -> bool:
     """``t`` lies in a Silence (Nearby the tile it was prayed for)."""
     return any(grid.distance(t, c) <= grid.NEARBY for c in cs.silence)
@@ -373,7 +369,7 @@ def _plan(gm: GM, cs: CombatState, foe: Foe, m: Monster, left: int) -> Plan | No
     if core.lasting(cs, foe, "Ignorance"):  # "can't use any INT based attacks"
         acts = [a for a in acts if (atk := attack_of(a)) is None or Attr.INT not in atk.attributes]
     if silenced(cs, foe.tile):  # Silence: no cry, song or scream carries (RULINGS R197)
-        acts = [a for a in acts if a.name.lower() not in SOUNDS]
+        acts = [a for a in acts if not a.sound]  # bestiary.toml: ``sound``
     may_attack = foe.pinned_round != cs.round
     # 1. a grabbed victim is eaten
     if foe.grabbing is not None and may_attack:

@@ -40,7 +40,17 @@ from rules.gm.gear import (
     stabilisers,
     use_up,
 )
-from rules.gm.places import blocked, door_state, found_hidden, key_for, live_monsters, move_cost, room_label
+from rules.gm.places import (
+    blocked,
+    by_map,
+    door_state,
+    found_hidden,
+    key_for,
+    live_monsters,
+    mapper,
+    move_cost,
+    room_label,
+)
 from rules.gm.rearrange import free_action
 from rules.gm.services import best
 from rules.gm.site import SiteDoomStep, SiteLink, SiteTrap
@@ -613,6 +623,10 @@ def _move(gm: GM, action: Action) -> None:
     exp = _exp(gm)
     target = int(action.target or 0)
     link = next(lk for lk in gm.site_level().links_of(exp.room) if lk.other(exp.room) == target)
+    drawn = mapper(gm) if by_map(gm, link, target) else None
+    if drawn is not None:  # the way back is on the map (drawing tools, RULINGS R203): its usage die is rolled
+        gm.emit("map", f"{drawn[0].name} follows the map back: no turn spent.", who=drawn[0].id)
+        use_up(gm, drawn[0], drawn[1])
     door_state(gm, link).opened = True
     turns = action.cost.turns
     came = exp.room
@@ -1038,7 +1052,7 @@ def _after_talk(gm: GM, blows: encounters.Blows, reason: str) -> None:
 
 def _trap_goes_off(gm: GM, index: int, victim: Member) -> None:
     trap = gm.room().traps[index]
-    if powers.floats_over(gm, victim, trap.name):
+    if powers.floats_over(gm, victim, trap):
         gm.emit("trap", f"{victim.name} hovers over the {trap.name.lower()}: it finds no weight to spring under "
                 "(Hover).", who=victim.id, trap=trap.name)  # fmt: skip
         return
@@ -1111,14 +1125,62 @@ def _search(gm: GM) -> None:
         return
     found = hidden if roll.verdict.great_success else hidden[:1]
     for i in found:
-        st.secrets_found.append(i)
-        s = room.secrets[i]
-        gm.emit("secret", f"Found: {s.text}", secret=s.kind)
-        if s.kind == "door" and s.reveals.startswith("connection "):
-            link_id = int(s.reveals.split()[1])
-            link = next(lk for lk in gm.site_level().links if lk.id == link_id)
-            door_state(gm, link).found = True
-            door_state(gm, link).opened = True
+        _secret_found(gm, i)
+
+
+def _secret_found(gm: GM, i: int) -> None:
+    """The room's secret ``i`` is found (a secret door opens the way it hides)."""
+    st = gm.room_state()
+    st.secrets_found.append(i)
+    s = gm.room().secrets[i]
+    gm.emit("secret", f"Found: {s.text}", secret=s.kind)
+    if s.kind == "door" and s.reveals.startswith("connection "):
+        link_id = int(s.reveals.split()[1])
+        link = next(lk for lk in gm.site_level().links if lk.id == link_id)
+        door_state(gm, link).found = True
+        door_state(gm, link).opened = True
+
+
+def _ashes(gm: GM) -> tuple[Member, Carried] | None:
+    names = {i.name.lower() for i in gm.content.items.items if i.rule == "identify_or_reveal"}
+    return next(((m, i) for m in gm.active() for i in m.adv.inventory.items if i.name.lower() in names), None)
+
+
+@TABLE.lister
+def _ashes_actions(gm: GM) -> list[Action]:
+    """Ashes of insight, quick: "reveals something invisible" — what the room hides from the eye (RULINGS R203)."""
+    found = _ashes(gm)
+    if found is None:
+        return []
+    m, item = found
+    return [Action(f"ashes:{m.id}", "ashes", f"{m.name}: scatter the {item.name.lower()} (reveal what is hidden here)",
+                   Cost(), who=m.id, params=(("item", item.name),),
+                   rule=f"{item.name} (quick): reveals something invisible — every secret and hidden trap of this "
+                   "room shows. Used up.")]  # fmt: skip
+
+
+@TABLE.applies("ashes")
+def _scatter_ashes(gm: GM, action: Action) -> None:
+    found = _ashes(gm)
+    if found is None:
+        raise RuleError("no ashes of insight to scatter")
+    m, item = found
+    room, st = gm.room(), gm.room_state()
+    gm.emit("ashes", f"{m.name} scatters the {item.name.lower()}: they settle on what the eye cannot see.", who=m.id)
+    use_up(gm, m, item)
+    shown = 0
+    for i in range(len(room.secrets)):
+        if i not in st.secrets_found:
+            _secret_found(gm, i)
+            shown += 1
+    for i, ts in enumerate(st.traps):
+        if not (ts.found or ts.triggered or ts.disarmed):
+            ts.found = True
+            shown += 1
+            trap = room.traps[i]
+            gm.emit("traps", f"The ashes outline a trap: {trap.text} ({trap.clue})", trap=trap.name)
+    if not shown:
+        gm.emit("ashes", "The ashes settle evenly: nothing here is hidden.", who=m.id)
 
 
 def _look_for_traps(gm: GM) -> None:

@@ -10,12 +10,13 @@
   the answered prayer's handler plays its effect, and a miracle on a great success.
 * Concentrate (1 turn, the later chapter): refresh a forgotten spell.
 
-Spells and prayers with no handler in :mod:`rules.gm.powers` are announced with
-their text and change nothing yet: ``powers.unplayed`` names them (issue #13).
+Every spell and prayer has a handler in :mod:`rules.gm.powers`; content with
+none is refused by ``blacksalt validate`` (``powers.unplayed``, issue #13).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 from rules.attributes import ATTRS, Attr
@@ -26,7 +27,7 @@ from rules.gm.events import Action, Cost
 from rules.gm.gear import carries, use_up
 from rules.gm.state import Member
 from rules.inventory import Carried
-from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, concentrate, invoke_prayer
+from rules.magic import PrayerOutcome, SpellOutcome, concentrate, invoke_prayer
 from rules.odds import odds
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ def use_item(gm: GM, action: Action) -> int:
         raise RuleError(f"{owner.name} has no {name}")
     for eff in entry.effects:
         gm.apply_row(target, eff, name)
-        drink_special(gm, target, eff.special)
+        powers.item_effect(gm, target, eff.special, name)  # its tag's handler (powers.ITEM_SPECIALS)
     if entry.food == "ration":
         gm.cure(target, "parched", "a ration")  # R82: eating removes parched too
     _spend(gm, owner, carried)
@@ -114,13 +115,6 @@ def use_item(gm: GM, action: Action) -> int:
 
 def _spend(gm: GM, owner: Member, carried: Carried) -> None:
     use_up(gm, owner, carried)
-
-
-def drink_special(gm: GM, target: Member, special: str | None) -> None:
-    """A potion's effect beyond healing and curing (out of a fight; the fight's own are the combat's)."""
-    if special == "immune_terrified_expedition" and "terrified" not in target.immune:
-        target.immune.append("terrified")  # "Character can't get terrified during this expedition."
-        gm.emit("tonic", f"{target.name} cannot be terrified for the rest of the expedition.", who=target.id)
 
 
 # --- alchemy: extracts from the dead -----------------------------------------------------------------------------
@@ -249,40 +243,7 @@ def magic_actions(gm: GM) -> list[Action]:
 
 
 def cast(gm: GM, action: Action) -> None:
-    m = gm.c.member(action.who or "")
-    book = m.adv.spellbook
-    assert book is not None
-    spell = str(action.param("spell"))
-    entry = next((s for s in gm.content.magic.spells if s.name == spell), None)
-    text = entry.text if entry else ""
-    gm.emit("spell", f"{m.name} casts {spell}: {text}", who=m.id, spell=spell)
-    power = powers.handler("spell", spell)
-    if power is not None and power.outside is not None:
-        power.outside(gm, m)  # "the spell always works": its effect comes before the test
-
-    res = cast_spell(
-        book,
-        spell,
-        m.adv.character.test_spec(Attr.INT),
-        gm.rng,
-        gm.content.magic.spell_mishaps,
-        has_conductor=carries(m, gm.content, "conductor"),
-        player=gm.rerolls_of(m),
-    )
-    if res.test is not None:
-        gm.show_test(m, Attr.INT, f"keeping {spell} in mind", res.test)
-    if res.test is not None and res.test.verdict.fatigue:
-        gm.fatigue(m, "casting", Attr.INT)
-    words = {
-        SpellOutcome.CAST: "The spell holds.",
-        SpellOutcome.FORGOTTEN: f"{spell} slips from {m.name}'s memory.",
-        SpellOutcome.MISHAP: f"A mishap! {res.mishap.text if res.mishap else ''}",
-        SpellOutcome.ARCANE_WELL: "An arcane well opens: the next spell cannot fail.",
-        SpellOutcome.AUTOMATIC: "The arcane well carries the spell.",
-    }
-    gm.emit("spell_test", words[res.outcome], who=m.id, outcome=res.outcome.value, total=res.mishap_total)
-    if res.mishap is not None:
-        _mishap(gm, m, res.mishap)
+    powers.cast_outside(gm, gm.c.member(action.who or ""), str(action.param("spell")))
 
 
 def _mishap(gm: GM, m: Member, row: object) -> None:
@@ -312,10 +273,15 @@ def pray(gm: GM, action: Action) -> None:
     assert prayers is not None
     name = str(action.param("prayer"))
 
+    spec = m.adv.character.test_spec(Attr.PRE)
+    extra, book = powers.banishing_dice(gm, m, "prayer", name)
+    if extra:
+        spec = replace(spec, dice=spec.dice + extra)
+        gm.emit("bonus_dice", f"{m.name}'s {book.lower()}: {extra} extra die against the undead.", who=m.id)
     res = invoke_prayer(
         prayers,
         name,
-        m.adv.character.test_spec(Attr.PRE),
+        spec,
         gm.rng,
         gm.content.magic.miracles,
         desperate_plea=bool(action.param("plea")),

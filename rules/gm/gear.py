@@ -307,3 +307,15 @@ def give(gm: GM, giver: Member, item: Carried, receiver: Member) -> None:
     how = "puts on" if where == TORSO else "takes"
     gm.emit("give", f"{giver.name} gives {receiver.name} {noun}; {receiver.name} {how} it"
             + (", still burning." if passed_lit else "."), who=giver.id, to=receiver.id, item=thing.name)  # fmt: skip
+
+
+def drink(gm: GM, member: Member, special: str | None, name: str) -> None:
+    """Wine's ``too_much_nauseated`` ("causes Nauseated if you drink too much"): a second drink before the party
+    has camped again is too much (RULINGS R203)."""
+    exp = gm.c.expedition
+    if special != "too_much_nauseated" or exp is None:
+        return
+    if exp.drunk.get(member.id) == exp.camped:
+        gm.emit("drunk", f"{member.name} has drunk too much {name.lower()}.", who=member.id)
+        gm.afflict(member, "nauseated", f"too much {name.lower()}")
+    exp.drunk[member.id] = exp.camped

@@ -822,13 +822,15 @@ def _jobs(gm: GM, party_why: str | None) -> list[Action]:
         loc = gm.c.locations.get(job.location)
         if loc is None:
             continue
-        how = f", {job.days} day(s) away each way" if job.days else ", close by"
+        days = road_days(gm, job.days)
+        how = f", {days} day(s) away each way" if days else ", close by"
+        how += " (a day less with the compass)" if days < job.days else ""
         again = " (again)" if loc.visits else ""
         out.append(Action(f"expedition:{job.location}", "expedition",
                           f"Go on an expedition{again}: {job.title} (level {job.level}, {job.bounty} silver{how})",
-                          Cost(items=(f"{2 * job.days} ration(s) each, there and back",) if job.days else ()),
+                          Cost(items=(f"{2 * days} ration(s) each, there and back",) if days else ()),
                           party_why is None,
-                          party_why, target=job.location, params=(("days", job.days),),
+                          party_why, target=job.location, params=(("days", days),),
                           rule="Go back to expedition: immediately finish the interlude and get back to the "
                           "expedition."))  # fmt: skip
     return out
@@ -956,6 +958,7 @@ def _market_actions(gm: GM) -> list[Action]:
             out.append(Action(f"buy:{ware.name}", "buy", f"{m.name} buys {ware.name} ({ware.rarity})"
                               + (f" for {price} silver" if price is not None else ""), Cost(silver=price or 0),
                               why is None, why, who=m.id, target=ware.name))  # fmt: skip
+            out += _buy_for_actions(gm, m, ware, price, why)
             if haggle_left > 0 and price is not None and price > 0:
                 out.append(Action(f"haggle:{ware.name}", "haggle", f"{m.name} haggles over {ware.name}", Cost(),
                                   who=m.id, target=ware.name, rule="Re-roll the price of an item once."))  # fmt: skip
@@ -1136,6 +1139,44 @@ def _buy(gm: GM, action: Action) -> None:
         raise RuleError(f"{m.name} has no room for {name}")
     m.adv.character.silver -= price
     gm.emit("buy", f"{m.name} buys {name} for {price} silver.", who=m.id, item=name, silver=price)
+
+
+def _buy_for_actions(gm: GM, m: Member, ware: Ware, price: int | None, why: str | None) -> list[Action]:
+    """The market asks who buys for whom (#13): the shopper pays at their price, and the ware goes to another
+    adventurer of the party, into their hands or packs (armour bought for a fighter is the fighter's to wear)."""
+    out = []
+    for other in gm.alive():
+        if other is m:
+            continue
+        reason = why
+        if reason is None and price is not None and m.adv.character.silver < price:
+            reason = f"Costs {price} silver; {m.name} has {m.adv.character.silver}."
+        if reason is None and not _room_for(gm, other, ware):
+            reason = f"{other.name} has no room for {ware.name}."
+        label = f"{m.name} buys {ware.name} for {other.name}" + (f" ({price} silver)" if price is not None else "")
+        out.append(Action(f"buy_for:{ware.name}:{other.id}", "buy_for", label, Cost(silver=price or 0),
+                          reason is None, reason, who=m.id, target=ware.name, params=(("for", other.id),),
+                          rule="Trade freely in the interlude: one pays, the ware is the other's."))  # fmt: skip
+    return out
+
+
+@MARKET.applies("buy_for")
+def _buy_for(gm: GM, action: Action) -> None:
+    m = _shopper(gm, action)
+    other = live_member(gm, str(action.param("for")))
+    name = action.target or ""
+    price, why = price_of(gm, m, name)
+    if other is None or other is m:
+        raise RuleError("no one else to buy for")
+    if price is None or why is not None:
+        raise RuleError(why or f"{name} cannot be bought")
+    if m.adv.character.silver < price:
+        raise RuleError(f"{m.name} has not {price} silver")
+    if _give(gm, other, name) == 0:
+        raise RuleError(f"{other.name} has no room for {name}")
+    m.adv.character.silver -= price
+    gm.emit("buy", f"{m.name} buys {name} for {other.name}, for {price} silver.", who=m.id, item=name, silver=price,
+            recipient=other.id)  # fmt: skip
 
 
 @MARKET.applies("haggle")
@@ -1404,14 +1445,25 @@ def _road(gm: GM, days: int, reason: str) -> bool:
     return True
 
 
+def road_days(gm: GM, days: int) -> int:
+    """The days to a dungeon, each way: a dungeon lies off the roads, where a party can get lost ("Navigating the
+    wilderness"); with a compass (an item whose rule is ``navigate``) a road of two days or more is one day shorter
+    (RULINGS R203).  The roads between settlements are roads: no compass shortens them."""
+    compass = {i.name.lower() for i in gm.content.items.items if i.rule == "navigate"}
+    has = any(i.name.lower() in compass for m in gm.alive() for i in m.adv.inventory.items)
+    return days - 1 if has and days >= 2 else days
+
+
 def go_on_expedition(gm: GM, location_id: str) -> None:
     """Go back to expedition: the party leaves for a job's dungeon (its days of travel first)."""
 
     job = job_at(gm, location_id)
-    gm.emit("depart", f"The party sets out for {job.title}.", location=location_id)
-    if not _road(gm, job.days, job.title):
+    days = road_days(gm, job.days)
+    gm.emit("depart", f"The party sets out for {job.title}" + (" (the compass finds a shorter way)"
+            if days < job.days else "") + ".", location=location_id)  # fmt: skip
+    if not _road(gm, days, job.title):
         return
-    exploration.enter(gm, location_id, road_days=job.days)
+    exploration.enter(gm, location_id, road_days=days)
 
 
 def travel(gm: GM, name: str) -> None:

@@ -10,6 +10,7 @@ from rules.inventory import Carried
 
 if TYPE_CHECKING:
     from rules.gm.services import GM
+    from rules.gm.state import Member
 
 
 
@@ -45,17 +46,38 @@ def room_label(gm: GM, room_id: int) -> str:
     return f"{gm.room(room_id).name} (room {room_id})" if st.seen else f"an unexplored room ({room_id})"
 
 
-def move_cost(gm: GM, link: SiteLink, target: int) -> int:
+def _walk(gm: GM, link: SiteLink, target: int) -> int:
+    """The turns a move costs by the book: backtracking to an explored room at most Nearby away is free; a corridor
+    costs a turn more per Far of it; Mystic ink makes any way back free."""
     visited = gm.room_state(target).visited
     ranges = {r.name: r.max_tiles for r in gm.content.tables.ranges}
     nearby, far = ranges["Nearby"] or 6, ranges["Far"] or 12
-    # backtracking to an explored room at most Nearby away is free; a corridor costs a turn more per Far of it
     if visited and link.length <= nearby:
         return 0  # "free when moving to somewhere already explored and close"
     exp = gm.c.expedition
     if visited and exp is not None and exp.ink and any(m.id == exp.ink for m in gm.alive()):
         return 0  # Mystic ink: the glowing trail leads straight back (RULINGS R197)
     return 1 + max(0, (link.length - 1) // far)
+
+
+def mapper(gm: GM) -> tuple[Member, Carried] | None:
+    """Who carries the drawing tools that map the way (an item whose rule is ``draw_maps``), and them."""
+    names = {i.name.lower() for i in gm.content.items.items if i.rule == "draw_maps"}
+    for m in gm.active():
+        for item in m.adv.inventory.items:
+            if item.name.lower() in names:
+                return m, item
+    return None
+
+
+def by_map(gm: GM, link: SiteLink, target: int) -> bool:
+    """The move is free only because the way back is drawn on a map (RULINGS R203): an explored room the walk
+    would cost turns to reach, and drawing tools in the party."""
+    return gm.room_state(target).visited and _walk(gm, link, target) > 0 and mapper(gm) is not None
+
+
+def move_cost(gm: GM, link: SiteLink, target: int) -> int:
+    return 0 if by_map(gm, link, target) else _walk(gm, link, target)
 
 
 def found_hidden(gm: GM, loot_index: int) -> bool:

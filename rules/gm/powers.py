@@ -12,8 +12,9 @@ they call its handler here:
   power's reach).
 
 A power with no handler for a phase cannot be used there; :func:`unplayed`
-names every spell and prayer of the content the GM cannot play yet, so the
-gap is visible (``blacksalt validate``) rather than hidden in a reason string.
+names every spell, prayer, manoeuvre, item rule and item effect of the content
+with no handler (:data:`ITEM_RULES`, :data:`ITEM_SPECIALS`), and ``blacksalt
+validate`` refuses the content while any is left.
 Weapon spells (Magic Missile, Silver cannon) are attacks: they live with the
 arms in :mod:`rules.gm.combat_gear`.  Miracles, a prayer's great success, are
 here too (:func:`miracle`).
@@ -21,6 +22,7 @@ here too (:func:`miracle`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -32,17 +34,20 @@ from rules.gm import alchemy
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
 from rules.gm.combat_foes import attack_of, flee, hurt_foe
-from rules.gm.combat_gear import WEAPON_SPELLS
+from rules.gm.combat_gear import WEAPON_SPELLS, Arm
 from rules.gm.combat_state import CombatState, Fighter, Foe, Tile
-from rules.gm.gear import carries
+from rules.gm.gear import carries, drink
 from rules.gm.places import blocked, door_state, live_monsters, room_label
-from rules.gm.site import SiteLink
+from rules.gm.site import SiteLink, SiteTrap
 from rules.inventory import Carried
+from rules.magic import SpellOutcome, cast_spell
 
 if TYPE_CHECKING:
     from rules.content.registry import Content
+    from rules.content.schema_creation import Manoeuvre
+    from rules.gm.events import Action
     from rules.gm.services import GM
-    from rules.gm.state import Member
+    from rules.gm.state import GroupState, Member
 
 Kind = Literal["spell", "prayer"]
 #: Who a power is aimed at in a fight: an adventurer (the caster included), an enemy, either, the caster alone,
@@ -94,27 +99,156 @@ def _register(power: Power) -> Power:
     return power
 
 
-#: The manoeuvres the GM plays (their handlers are the combat actions', :mod:`rules.gm.combat_actions`), by the
-#: content's names in lower case.
-MANOEUVRES = frozenset({
-    "bash", "disarm", "glorious finish", "turtle", "aegis", "payback", "roar", "charge", "reckless attack",
-    "clean kill", "incapacitating strike", "wing it", "outsmart", "quick thinking", "dirty tricks",
-    "knife in the back", "fast trapping", "going somewhere?",
-})  # fmt: skip
+# --- manoeuvres: a handler per name ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Moment:
+    """What a manoeuvre's lister sees: the fight, the fighter, the manoeuvre's entry, the fighter's arms (no
+    spells), why not now if it is once per combat and used (None: it is not), and its rule line."""
+
+    gm: GM
+    cs: CombatState
+    f: Fighter
+    who: Member
+    mv: Manoeuvre
+    arms: list[Arm]
+    used: str | None
+    rule: str
+
+    @property
+    def key(self) -> str:
+        return self.mv.name.lower()
+
+
+@dataclass(frozen=True)
+class ManoeuvreHandler:
+    """A manoeuvre, by the content's name in lower case: the actions it offers in a fight (``lists``) and what one
+    does (``apply``, with the enemy it targets); a reaction has neither and says where the enemies' turn plays it."""
+
+    key: str
+    lists: Callable[[Moment], list[Action]] | None = None
+    apply: Callable[[Moment, Action, Foe | None], None] | None = None
+    reaction: str = ""
+
+
+#: Every manoeuvre the GM plays, by the content's names in lower case.  The actions are registered by
+#: :mod:`rules.gm.manoeuvres` (above the combat actions, whose attack they use); the reactions here.
+MANOEUVRES: dict[str, ManoeuvreHandler] = {}
+
+
+def register_manoeuvre(handler: ManoeuvreHandler) -> ManoeuvreHandler:
+    if handler.key in MANOEUVRES:
+        raise ValueError(f"manoeuvre {handler.key!r} already has a handler")
+    if (handler.lists is None) != (handler.apply is None) or (handler.lists is None) == (not handler.reaction):
+        raise ValueError(f"manoeuvre {handler.key!r}: an action (lists and apply) or a reaction, not both")
+    MANOEUVRES[handler.key] = handler
+    return handler
+
+
+for _key, _where in (("aegis", "combat_foes: an ally with a shield token takes the blow"),
+                     ("payback", "combat_foes: a blocked blow strikes back"),
+                     ("going somewhere?", "combat_foes: an enemy about to move is blocked")):  # fmt: skip
+    register_manoeuvre(ManoeuvreHandler(_key, reaction=_where))
 
 
 def handler(kind: Kind, name: str) -> Power | None:
     return POWERS.get((kind, name))
 
 
+#: What an item is for (``items.toml`` ``rule``), and where the GM plays it.  An item that is the gear of a freeform
+#: verb (``freeform.toml``: the shovel, the climbing gear, the mechanics toolkit) is played by that verb.
+ITEM_RULES: dict[str, str] = {
+    "camp_fire": "camp: a fire with camping supplies",
+    "draw_maps": "exploration: the way back through explored rooms, mapped (places.move_cost, RULINGS R203)",
+    "probe_traps": "exploration: look for traps with a pole",
+    "spike_door": "exploration: spike a door",
+    "pick_lock": "exploration: pick a lock",
+    "build_trap": "combat: set a trap",
+    "navigate": "interlude: a shorter road to a dungeon (RULINGS R203)",
+    "banish_undead": "combat: its dice added to a prayer against the undead (RULINGS R203)",
+    "identify_or_reveal": "exploration: what is hidden in the room revealed (RULINGS R203)",
+    "miracles": "prayers: the holy symbol",
+    "pack_animal": "the pack mule's slots",
+    "weapon_damage_bonus_expedition": "combat: living ashes on a weapon",
+    "alchemy": "exploration: extracts from the dead; Transmute",
+    "grimoire": "camp: studying spells",
+}
+@dataclass(frozen=True)
+class ItemEffect:
+    """What an item's or a potion's effect tag (``effects[].special``, a trap's ``special``) does: ``outside`` a
+    fight and in one (``fight``) when it is used on ``target``; or, played elsewhere, where (``elsewhere``)."""
+
+    outside: Callable[[GM, Member, str], None] | None = None  # (gm, target, the item's name)
+    fight: Callable[[GM, CombatState, Fighter, Member, str], None] | None = None  # (gm, cs, target's fighter, ...)
+    elsewhere: str = ""
+
+
+def _fearless(gm: GM, target: Member, name: str) -> None:
+    if "terrified" not in target.immune:
+        target.immune.append("terrified")  # "Character can't get terrified during this expedition."
+        gm.emit("tonic", f"{target.name} cannot be terrified for the rest of the expedition.", who=target.id)
+
+
+def _quicken(gm: GM, cs: CombatState, g: Fighter, target: Member, name: str) -> None:
+    """Mercurial tonic: "1 extra combat action for this and the next Ud4 turns (test at the end of the turn)"."""
+    core.put(cs, g, "Mercurial tonic")
+    g.actions += 1
+    gm.emit("tonic", f"{target.name} quickens: one more action each turn, while the tonic lasts.", who=target.id)
+
+
+def _too_much(gm: GM, target: Member, name: str) -> None:
+    drink(gm, target, "too_much_nauseated", name)
+
+
+#: The effect tags of items and potions the GM plays, by tag.
+ITEM_SPECIALS: dict[str, ItemEffect] = {
+    "immune_terrified_expedition": ItemEffect(_fearless, lambda gm, cs, g, m, name: _fearless(gm, m, name)),
+    "extra_combat_action": ItemEffect(fight=_quicken),
+    "too_much_nauseated": ItemEffect(_too_much, lambda gm, cs, g, m, name: _too_much(gm, m, name)),  # R203
+    "thrown_at_tile": ItemEffect(elsewhere="combat_actions: the Explosive potion thrown at a tile"),
+    "cure_disease": ItemEffect(elsewhere="its remove list (the only diseases are afflictions)"),
+    "cure_simple_poison": ItemEffect(elsewhere="its remove list (the only poison is nausea)"),
+    "immobilized_until_str_test": ItemEffect(elsewhere="combat_foes: a trap holds an enemy until it tears free"),
+}
+
+
+def item_effect(gm: GM, target: Member, special: str | None, name: str,
+                fight: tuple[CombatState, Fighter] | None = None) -> None:  # fmt: skip
+    """An effect's tag, once its healing and curing are done (:meth:`GM.apply_row`): out of a fight, or in one
+    (``fight``: the fight and the target's fighter)."""
+    handler = ITEM_SPECIALS.get(special or "")
+    if handler is None:
+        return
+    if fight is None and handler.outside is not None:
+        handler.outside(gm, target, name)
+    elif fight is not None and handler.fight is not None:
+        handler.fight(gm, fight[0], fight[1], target, name)
+
+
+def _items_unplayed(content: Content) -> list[str]:
+    gear = {g.name.lower() for v in content.freeform.verbs for g in v.gear}
+    out = []
+    for item in content.items.items:
+        if item.rule is not None and item.rule not in ITEM_RULES and item.name.lower() not in gear:
+            out.append(f"item: {item.name} (rule {item.rule!r})")
+        tags = [e.special for e in item.effects] + [item.trap.special if item.trap is not None else None]
+        out += [f"item: {item.name} (effect {t!r})" for t in tags if t is not None and t not in ITEM_SPECIALS]
+    for recipe in content.alchemy.recipes:
+        out += [f"potion: {recipe.name} (effect {e.special!r})" for e in recipe.effects
+                if e.special is not None and e.special not in ITEM_SPECIALS]  # fmt: skip
+    return out
+
+
 def unplayed(content: Content) -> list[str]:
-    """Every spell, prayer and manoeuvre of the content whose effect the GM cannot play in any phase (sorted)."""
+    """Every spell, prayer, manoeuvre, item rule and item effect of the content that the GM cannot play in any
+    phase (sorted); ``blacksalt validate`` fails on any."""
     out = [f"spell: {s.name}" for s in content.magic.spells if s.name not in WEAPON_SPELLS and handler("spell", s.name)
            is None]  # fmt: skip
     out += [f"prayer: {p.name}" for p in content.magic.prayers if handler("prayer", p.name) is None]
     out += sorted({f"manoeuvre: {m.name}" for b in content.classes.backgrounds for m in b.manoeuvres
                    if m.name.lower() not in MANOEUVRES})  # fmt: skip
-    return sorted(out)
+    return sorted(out + _items_unplayed(content))
 
 
 def fight_targets(gm: GM, cs: CombatState, f: Fighter, power: Power) -> list[Aimed]:
@@ -204,6 +338,46 @@ def prayer_blocked(gm: GM, m: Member, prayer: str) -> tuple[str | None, bool, bo
     elif exhausted and not plea:
         why = "Exhausted until a rest (the desperate plea of this expedition is spent)."
     return why, exhausted, plea
+
+
+def banishing_dice(gm: GM, m: Member, kind: Kind, name: str) -> tuple[int, str]:
+    """Dice an item adds to the test of a power that banishes the undead (the Exorcism book: "One extra dice when
+    banishing undead", RULINGS R203): (how many, the item's name); (0, "") when none."""
+    if not _entry(gm, kind, name).banishes_undead:
+        return 0, ""
+    books = {i.name.lower(): i for i in gm.content.items.items if i.rule == "banish_undead"}
+    held = next((books[i.name.lower()] for i in m.adv.inventory.items if i.name.lower() in books), None)
+    return (held.bonus_dice, held.name) if held is not None and held.bonus_dice else (0, "")
+
+
+def cast_outside(gm: GM, m: Member, spell: str) -> None:
+    """Cast a spell out of a fight (exploration, camp): it works ("the spell always works": its effect comes
+    before the test); then the INT test — a failure forgets it, a critical failure is a mishap, a great success
+    opens an arcane well."""
+    book = m.adv.spellbook
+    if book is None:
+        raise RuleError(f"{m.name} has no spells")
+    entry = next((s for s in gm.content.magic.spells if s.name == spell), None)
+    gm.emit("spell", f"{m.name} casts {spell}: {entry.text if entry else ''}", who=m.id, spell=spell)
+    power = handler("spell", spell)
+    if power is not None and power.outside is not None:
+        power.outside(gm, m)
+    res = cast_spell(book, spell, m.adv.character.test_spec(Attr.INT), gm.rng, gm.content.magic.spell_mishaps,
+                     has_conductor=carries(m, gm.content, "conductor"), player=gm.rerolls_of(m))  # fmt: skip
+    if res.test is not None:
+        gm.show_test(m, Attr.INT, f"keeping {spell} in mind", res.test)
+    if res.test is not None and res.test.verdict.fatigue:
+        gm.fatigue(m, "casting", Attr.INT)
+    words = {
+        SpellOutcome.CAST: "The spell holds.",
+        SpellOutcome.FORGOTTEN: f"{spell} slips from {m.name}'s memory.",
+        SpellOutcome.MISHAP: f"A mishap! {res.mishap.text if res.mishap else ''}",
+        SpellOutcome.ARCANE_WELL: "An arcane well opens: the next spell cannot fail.",
+        SpellOutcome.AUTOMATIC: "The arcane well carries the spell.",
+    }
+    gm.emit("spell_test", words[res.outcome], who=m.id, outcome=res.outcome.value, total=res.mishap_total)
+    if res.mishap is not None:
+        gm.apply_row(m, res.mishap, "a spell mishap")  # fatigue, afflictions, wounds, doom (summons announced)
 
 
 # --- shared effects ------------------------------------------------------------------------------------------
@@ -687,15 +861,10 @@ def _fury(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> 
 _register(Power("prayer", "Righteous Fury", fight=_fury))
 
 
-#: Machine spirit fixes "metal armor": the pieces of the book's armour list made of metal (RULINGS R192).
-METAL_ARMOUR = frozenset({"gladiator armor", "scale armor", "chainmail", "gothic plate armor", "soldier helmet",
-                          "cage helmet", "close helmet", "frog-mouth helm"})  # fmt: skip
-
-
 def repair_armour(gm: GM, m: Member, points: int = 1, *, metal: bool = False) -> int:
     """Repair ``points`` armour points of what ``m`` wears (the most damaged piece first; only metal pieces when
     ``metal``); returns how many."""
-    table = {a.name.lower(): a for a in gm.content.armor.armor if not metal or a.name.lower() in METAL_ARMOUR}
+    table = {a.name.lower(): a for a in gm.content.armor.armor if not metal or a.metal}  # armor.toml: ``metal``
     done = 0
     for _ in range(points):
         worn = [(i, e) for i in m.adv.inventory.items if i.equipped and (e := table.get(i.name.lower())) is not None]
@@ -752,7 +921,7 @@ def _machine_spirit(gm: GM, target: Member) -> None:
 
 def _most_broken(gm: GM) -> Member | None:
     """Whose armour has lost the most points."""
-    table = {a.name.lower(): a for a in gm.content.armor.armor if a.name.lower() in METAL_ARMOUR}
+    table = {a.name.lower(): a for a in gm.content.armor.armor if a.metal}
 
     def lost(m: Member) -> int:
         return sum(sum(e.ap) - sum(i.ap if len(i.ap) == len(e.ap) else e.ap) for i in m.adv.inventory.items
@@ -951,10 +1120,6 @@ def _knock(gm: GM, caster: Member) -> None:
 
 _register(Power("spell", "Knock/Lock", _knock, ready=_knock_ready))
 
-#: What Detect Evil shows glowing: "evil or undead" (the voidspawn and the ghosts are evil; RULINGS R194).
-EVIL = frozenset({"undead", "ghost", "voidspawn"})
-
-
 def _evil_here(gm: GM, room_id: int) -> list[str]:
     out: list[str] = []
     for g in live_monsters(gm, room_id):
@@ -962,7 +1127,7 @@ def _evil_here(gm: GM, room_id: int) -> list[str]:
             tags = set(core.sheet(gm, g.monster).tags)
         except KeyError:
             continue
-        if tags & EVIL:
+        if tags & set(gm.content.bestiary.enemy_rules.evil_tags):  # "evil or undead" (R194)
             out.append(g.monster)
     return out
 
@@ -1109,6 +1274,7 @@ def each_turn(gm: GM) -> None:
         return
     if exp.woven_by and exp.turns > exp.woven_until:
         _unravel(gm)
+    _eye_turn(gm)
 
 
 def _unravel(gm: GM) -> None:
@@ -1128,14 +1294,11 @@ def _unravel(gm: GM) -> None:
 
 # --- Hover --------------------------------------------------------------------------------------------------------
 
-#: The traps a foot springs: their names say they lie in the floor (RULINGS R200).
-FLOOR_TRAPS = ("pit", "floor", "plate", "hatch", "winze")
-
-
-def floats_over(gm: GM, m: Member, trap: str) -> bool:
-    """``m`` hovers over a trap set in the floor (it does not spring for them)."""
+def floats_over(gm: GM, m: Member, trap: SiteTrap) -> bool:
+    """``m`` hovers over a trap set in the floor (it does not spring for them); the theme's trap table says which
+    lie in the floor (``floor``, RULINGS R200)."""
     exp = gm.c.expedition
-    return exp is not None and m.hovering >= exp.turns and any(w in trap.lower() for w in FLOOR_TRAPS)
+    return exp is not None and m.hovering >= exp.turns and trap.floor
 
 
 def _hover_ready(gm: GM, caster: Member) -> str | None:
@@ -1314,6 +1477,125 @@ def _mystic_ink(gm: GM, caster: Member) -> None:
 
 
 _register(Power("spell", "Mystic ink", _mystic_ink, ready=_ink_ready))
+
+
+# --- Eyes of the forest: a tree's eye -----------------------------------------------------------------------------
+
+EYE = "Eyes of the forest"
+
+
+def has_terrain(gm: GM, kind: str, room_id: int) -> bool:
+    """Whether the room ``room_id`` of the party's level has the terrain ``kind`` of the content's ``[terrain]``
+    (RULINGS R202): one of its words in the room's name, description or features, or — for a terrain seen outside
+    — it is a way into the dungeon from the island."""
+    terrain = gm.content.magic.terrain[kind]
+    exp = gm.c.expedition
+    if terrain.entrances and exp is not None and exp.depth == 1 and room_id in gm.site_level().entrances:
+        return True
+    room = gm.room(room_id)
+    words = re.compile(r"\b(" + "|".join(re.escape(w) for w in terrain.words) + r")\b", re.IGNORECASE)
+    texts = [room.name, room.description, *(t for f in room.features for t in (f.name, f.text))]
+    return any(words.search(t) for t in texts)
+
+
+def _in_sight(gm: GM) -> list[int]:
+    """The rooms the party can see now: its own, and those next door through a way that stands open."""
+    exp = gm.c.expedition
+    if exp is None:
+        return []
+    out = [exp.room]
+    for lk in _here(gm):
+        st = door_state(gm, lk)
+        if (lk.door == "archway" or st.opened or st.broken) and lk.other(exp.room) not in out:
+            out.append(lk.other(exp.room))
+    return out
+
+
+def _trees(gm: GM) -> list[int]:
+    """The rooms in sight with a tree for the eye, but the one it already sits in (the unexplored first)."""
+    exp = gm.c.expedition
+    if exp is None:
+        return []
+    kind = _entry(gm, "prayer", EYE).terrain or "tree"
+    here = (exp.eye_depth, exp.eye_room) if exp.eye_by else None
+    trees = [r for r in _in_sight(gm) if has_terrain(gm, kind, r) and (exp.depth, r) != here]
+    # the unexplored first (what the eye is for), the party's own room last
+    return sorted(trees, key=lambda r: (r == exp.room, gm.room_state(r).visited))
+
+
+def _entry(gm: GM, kind: Kind, name: str) -> Any:
+    entries = gm.content.magic.spells if kind == "spell" else gm.content.magic.prayers
+    return next(e for e in entries if e.name == name)
+
+
+def _tree_ready(gm: GM, caster: Member) -> str | None:
+    if gm.c.expedition is None:
+        return "Only on an expedition (the eye lasts until it ends)."
+    return None if _trees(gm) else "No tree in sight: no roots or trees here or through an open way."
+
+
+def _sight(groups: list[GroupState]) -> tuple[str, str]:
+    """What the eye shows of a room's creatures: (the words, a key that changes when they do)."""
+    groups = [g for g in groups if g.count > 0]
+    who = ", ".join(f"{g.count} {g.monster}" + ("" if g.aware else " (unaware)") for g in groups) or "no one"
+    key = ";".join(f"{g.monster}:{g.count}:{int(g.aware)}" for g in groups)
+    return who, key
+
+
+def _eye(gm: GM, caster: Member) -> None:
+    """Akhzu's Eyes of the forest: "Creates a magical eye on a Distant tree that you can currently see.  You can
+    see though the magical eye during the current expedition." — the cleric's player picks a room in sight with a
+    tree (RULINGS R202); the eye shows it now (its creatures, what lies in the open), and for the rest of the
+    expedition tells whenever the creatures there change, and watches over a camp made there."""
+    exp = gm.c.expedition
+    trees = _trees(gm)
+    if exp is None or not trees:
+        raise RuleError(_tree_ready(gm, caster) or "no tree in sight")
+    names = ["here" if r == exp.room else room_label(gm, r) for r in trees]
+    pick = gm.decider.choose(gm, caster, "Eyes of the forest: on which tree does the eye open?", names)
+    rid = trees[names.index(pick)]
+    exp.eye_by, exp.eye_depth, exp.eye_room = caster.id, exp.depth, rid
+    st = gm.room_state(rid)
+    st.seen = True
+    room = gm.room(rid)
+    who, exp.eye_saw = _sight(st.monsters)
+    loot = [x.name for i, x in enumerate(room.loot) if not x.hidden and i not in st.loot_taken]
+    gm.emit("eye", f"An eye opens in the bark of a tree in {room.name} (room {rid}): {caster.name} sees {who} there"
+            + (f"; in the open: {', '.join(loot)}" if loot else "") + ", and will see through it until the "
+            "expedition ends (Eyes of the forest).", who=caster.id, room=rid)  # fmt: skip
+
+
+def _eye_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
+    _eye(gm, caster)  # a prayer's action in the fight; the eye sees on after it
+
+
+_register(Power("prayer", EYE, _eye, _eye_in_fight, aim="self", ready=_tree_ready))
+
+
+def eye_watching(gm: GM) -> Member | None:
+    """The cleric whose tree's eye watches the party's room now (None: none does)."""
+    exp = gm.c.expedition
+    if exp is None or not exp.eye_by or (exp.eye_depth, exp.eye_room) != (exp.depth, exp.room):
+        return None
+    return next((m for m in gm.alive() if m.id == exp.eye_by), None)
+
+
+def _eye_turn(gm: GM) -> None:
+    """An exploration turn passed: the cleric sees through the eye, and what changed in its room is told."""
+    exp = gm.c.expedition
+    if exp is None or not exp.eye_by:
+        return
+    seer = next((m for m in gm.alive() if m.id == exp.eye_by), None)
+    if seer is None:
+        return
+    lv = gm.location().levels.get(exp.eye_depth)
+    if lv is None or exp.eye_room not in lv.rooms:
+        return
+    who, key = _sight(lv.rooms[exp.eye_room].monsters)
+    if key != exp.eye_saw:
+        exp.eye_saw = key
+        gm.emit("eye", f"Through the tree's eye {seer.name} sees {who} in room {exp.eye_room} now (Eyes of the "
+                "forest).", who=seer.id, room=exp.eye_room, depth=exp.eye_depth)  # fmt: skip
 
 
 # --- Swarm: a creature the cleric commands ------------------------------------------------------------------------

@@ -37,6 +37,7 @@ class SiteTrap:
     afflictions: tuple[str, ...] = ()
     doom: int = 0
     tile: Tile | None = None
+    floor: bool = False  # set in the floor: a foot springs it (the theme's trap table says; Hover, RULINGS R200)
 
 
 @dataclass(frozen=True)

@@ -131,3 +131,24 @@ def test_a_mercurial_tonic_gives_an_extra_action_until_its_die_runs_out() -> Non
     before = f.actions
     gm.apply(f"item:{f.id}:Mercurial tonic:{f.id}")
     assert f.actions == before - 1 + 1 and "Mercurial tonic" in f.effects
+
+
+def test_in_camp_transmute_is_a_free_action() -> None:
+    """"Transmute: 2 actions in combat, 1 exploration turn or free action during camp." """
+    gm = game(corridor(3, r1={"camp": frozenset({"dry"})}))
+    exploration.enter(gm, "test-site")
+    who = alchemist(gm)
+    m = gm.c.member(who)
+    gm.apply("camp")
+    gm.apply("settle")
+    act = next(a for a in gm.legal_actions() if a.id == f"transmute:{who}")
+    assert act.reason == "No elemental extracts: take them from the dead first."
+    for _ in range(2):
+        alchemy.add_extract(m.adv.inventory, "ether")
+    act = next(a for a in gm.legal_actions() if a.id == f"transmute:{who}")
+    assert act.available and act.cost.actions == 0
+    assert gm.c.camp is not None
+    spent = gm.c.camp.spent
+    events = gm.apply(act.id)
+    assert m.adv.inventory.find("Healing tonic") is not None and any(e.kind == "transmute" for e in events)
+    assert any(e.kind == "spell_test" for e in events) and gm.c.camp is not None and gm.c.camp.spent == spent

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from random import Random
 
+import pytest
+
 from rules.attributes import Attr
 from rules.content.registry import load_content
 from rules.creation import random_adventurer
@@ -88,7 +90,10 @@ def test_a_spent_action_list_stays_consistent_after_casting() -> None:
     assert gm.c.expedition is None or gm.c.expedition.turns >= 1
 
 
-def test_out_of_a_fight_a_fight_only_spell_says_so_and_an_unplayed_power_is_not_offered() -> None:
+def test_out_of_a_fight_a_fight_only_spell_says_so_and_an_unplayed_power_is_not_offered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rules.gm import powers
     from rules.magic import Prayers
 
     gm = game(corridor(), seed=4, party=1)
@@ -99,7 +104,10 @@ def test_out_of_a_fight_a_fight_only_spell_says_so_and_an_unplayed_power_is_not_
     m.adv.prayers = Prayers(memorised=["Eyes of the forest"])
     listed = {a.id: a for a in gm.legal_actions() if a.kind in ("cast", "pray")}
     assert listed[f"cast:{m.id}:Glue"].reason == "Works only in a fight."
-    assert f"pray:{m.id}:Eyes of the forest" not in listed  # no effect the GM can play: never offered as a no-op
+    assert f"pray:{m.id}:Eyes of the forest" in listed  # played since #13 (RULINGS R202)
+    monkeypatch.delitem(powers.POWERS, ("prayer", "Eyes of the forest"))  # a power with no handler...
+    listed = {a.id: a for a in gm.legal_actions() if a.kind in ("cast", "pray")}
+    assert f"pray:{m.id}:Eyes of the forest" not in listed  # ...is never offered as a no-op
 
 
 def test_out_of_a_fight_the_seasons_and_martyrdom_play_on_the_party() -> None:

@@ -525,6 +525,22 @@ def test_buying_places_items_like_a_kit() -> None:
     assert any(p.container == "Backpack" for p in m.adv.inventory.places)
 
 
+def test_the_market_asks_who_buys_for_whom() -> None:
+    """#13: the shopper pays at their price; the ware goes to the one it is bought for."""
+    gm = game()
+    begin(gm)
+    shop(gm)
+    buyer, other = gm.c.party[0], gm.c.party[1]
+    action = ids(gm)[f"buy_for:Torches:{other.id}"]
+    assert action.available and action.who == buyer.id and action.cost.silver == ids(gm)["buy:Torches"].cost.silver
+    silver, theirs = buyer.adv.character.silver, other.adv.character.silver
+    before = sum(i.count for i in other.adv.inventory.items if i.name == "Torches")
+    gm.apply(action.id)
+    assert buyer.adv.character.silver == silver - action.cost.silver and other.adv.character.silver == theirs
+    assert sum(i.count for i in other.adv.inventory.items if i.name == "Torches") == before + 2
+    assert f"buy_for:Torches:{buyer.id}" not in ids(gm)  # for oneself, it is a plain buy
+
+
 def test_haggle_rerolls_a_price_once() -> None:
     gm = game()
     begin(gm)

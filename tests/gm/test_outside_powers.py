@@ -174,7 +174,7 @@ def test_hover_keeps_a_floor_trap_from_springing_under_the_wizard() -> None:
     from tests.gm.scripted import SiteTrap
 
     trap = SiteTrap("Spike pit", "A pit under the floor.", "looting", "a loose board", "INT", "DEX: planks",
-                    "DEX 2", "The floor gives way onto spikes.")
+                    "DEX 2", "The floor gives way onto spikes.", floor=True)
     site = corridor(3, r1={"traps": (trap,)})
     gm = game(site)
     exploration.enter(gm, "test-site")
@@ -182,6 +182,7 @@ def test_hover_keeps_a_floor_trap_from_springing_under_the_wizard() -> None:
     power = powers.handler("spell", "Hover")
     assert power is not None and power.outside is not None
     power.outside(gm, m)
-    assert powers.floats_over(gm, m, "Spike pit") and not powers.floats_over(gm, m, "Poison needle")
+    needle = SiteTrap("Poison needle", "A needle in a lock.", "opening", "a glint", "INT", "DEX: pliers", None, "Ow.")
+    assert powers.floats_over(gm, m, trap) and not powers.floats_over(gm, m, needle)
     exploration._trap_goes_off(gm, 0, m)
     assert not gm.room_state().traps[0].triggered
