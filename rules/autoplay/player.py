@@ -93,7 +93,21 @@ def leave_below(gm: GM) -> float:
     exp = gm.c.expedition
     full = sum(m.adv.character.attrs[a].score for m in gm.alive() for a in ATTRS) or 1
     start = exp.dice_before / full if exp is not None and exp.dice_before else 1.0
-    return max(WEAK_FLOOR, min(LEAVE_BELOW, start - WEAK_START_LOSS))
+    floor = BROKE_FLOOR if broke(gm) else WEAK_FLOOR
+    return max(floor, min(LEAVE_BELOW, start - WEAK_START_LOSS))
+
+
+#: A party that could not buy a ration each at home ...
+BROKE_SILVER_EACH = 3
+#: ... explores on down to this share of its dice: going home empty-handed only means starving there, so it
+#: takes what lies in the rooms it can reach without a fight (measured, 40 seeds x 25 expeditions: 76% of the
+#: expeditions turned back after 0 turns, 78% set out weaker than the bar, and 0 campaigns escaped).
+BROKE_FLOOR = 0.3
+
+
+def broke(gm: GM) -> bool:
+    """The party's silver would not buy a ration each."""
+    return sum(max(0, m.adv.character.silver) for m in gm.alive()) < BROKE_SILVER_EACH * len(gm.alive())
 
 
 def should_leave(gm: GM) -> bool:
@@ -103,7 +117,7 @@ def should_leave(gm: GM) -> bool:
     from rules.gm.exploration import boss_defeated
     # without a light every turn costs PRE fatigue or terror: a party that could buy none still gropes a few
     # rooms for something to sell while it is fresh (going home empty-handed only means starving there)
-    dark = not has_light(gm) and (exp.turns >= DARK_TURNS or party_strength(gm) < DARK_STRENGTH)
+    dark = not has_light(gm) and (exp.turns >= DARK_TURNS or (party_strength(gm) < DARK_STRENGTH and not broke(gm)))
     return hurt or dark or exp.turns > MAX_TURNS or boss_defeated(gm)
 
 

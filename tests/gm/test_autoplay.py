@@ -289,3 +289,22 @@ def test_it_buys_a_lantern_after_a_torch_and_a_ration_each_and_then_oil_not_torc
     gm.c.party[0].adv.inventory.add(Carried("Lantern", "", rarity="uncommon"))
     later = _needs(gm)
     assert "Torches" not in later and "Lantern" not in later and later.get("Oil") == 1
+
+
+def test_a_broke_party_explores_on_weaker_and_gropes_a_few_turns_in_the_dark() -> None:
+    """Going home empty-handed only means starving there: a party that could not buy a ration each explores
+    down to a lower share of its dice, and does not turn round at the door for the lack of a light."""
+    from rules.autoplay.player import BROKE_FLOOR, WEAK_FLOOR, leave_below, should_leave
+
+    gm = game(corridor(3), seed=4, party=2, light=False)
+    exploration.enter(gm, "test-site")
+    exp = gm.c.expedition
+    assert exp is not None
+    for m in gm.c.party:
+        m.adv.character.silver = 20
+        m.adv.character.attrs[Attr.STR].wounds = m.adv.character.attrs[Attr.STR].score  # came in weak
+    exp.dice_before = 1  # (a fifth of its dice at the door)
+    assert leave_below(gm) == WEAK_FLOOR and should_leave(gm)
+    for m in gm.c.party:
+        m.adv.character.silver = 0
+    assert leave_below(gm) == BROKE_FLOOR
