@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.theme import COLORS, serif_font, ui_font
+from desktop.theme import COLORS, serif_font, sized, ui_font
 from desktop.widgets.action_list import ActionList
 from desktop.widgets.combat_grid import CombatGrid, monster_sheet
 
@@ -237,7 +237,7 @@ class InitiativePanel(QFrame):
         for key, title, people in sections:
             head = QLabel(title.upper() + ("   ◀ now" if cs.phase == key else ""))
             head.setProperty("role", "gold" if cs.phase == key else "muted")
-            head.setFont(ui_font(8.5, bold=True))
+            head.setFont(ui_font(sized(8.5), bold=True))
             self._col.addWidget(head)
             if not people:
                 none = QLabel("  no one")
@@ -277,7 +277,7 @@ class InitiativePanel(QFrame):
                     name = QLabel(label)
                     if now:
                         name.setProperty("role", "gold")
-                        name.setFont(ui_font(10, bold=True))
+                        name.setFont(ui_font(sized(10), bold=True))
                     tokens = _tokens(who.shield, who.dodge, who.stun)
                     line.addWidget(mark)
                     line.addWidget(name)
@@ -385,7 +385,7 @@ class CombatView(QWidget):
         head.setSpacing(12)
         self.title = QLabel("Combat")
         self.title.setProperty("role", "heading")
-        self.title.setFont(serif_font(15, bold=True))
+        self.title.setFont(serif_font(sized(15), bold=True))
         self.subtitle = QLabel()
         self.subtitle.setProperty("role", "subtitle")
         self.subtitle.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)

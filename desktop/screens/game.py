@@ -14,7 +14,7 @@ from collections.abc import Callable
 from html import escape
 from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSplitter,
     QStackedWidget,
@@ -192,6 +193,30 @@ class OverView(QWidget):
         self.roster.setText("".join(rows))
 
 
+def needed_height(widget: QWidget, width: int) -> int:
+    """The least height ``widget``'s column of parts needs at ``width``: a wrapped text (a label, or a part
+    marked ``wraps``) counts the lines it wraps into there (a layout's minimum counts it as one long line, and
+    the parts below were drawn over it)."""
+    layout = widget.layout()
+    if not isinstance(layout, QVBoxLayout):
+        return widget.minimumSizeHint().height()
+    layout.activate()
+    m = layout.contentsMargins()
+    inner = max(1, width - m.left() - m.right())
+    total, shown = m.top() + m.bottom(), 0
+    for i in range(layout.count()):
+        item = layout.itemAt(i)
+        if item is None or item.isEmpty():
+            continue
+        h = item.minimumSize().height()
+        part = item.widget()
+        if item.hasHeightForWidth() and (isinstance(part, QLabel) or (part is not None and part.property("wraps"))):
+            h = max(h, item.heightForWidth(inner))
+        total += h
+        shown += 1
+    return total + max(0, shown - 1) * max(0, layout.spacing())
+
+
 def _phase_views(session: Session, parent: QWidget) -> dict[Phase, QWidget]:
     """A view per phase: the real ones where their modules exist, the plain list otherwise."""
     views: dict[Phase, QWidget] = {}
@@ -231,6 +256,7 @@ class GameScreen(QWidget):
         self.setProperty("role", "screen")
         self.setObjectName("game_screen")
         self._busy = False
+        self._measuring = False
         if decider is None:
             from desktop.decider import QtDecider
 
@@ -246,17 +272,22 @@ class GameScreen(QWidget):
         outer.addWidget(self._top_bar())
 
         self.party = PartyPanel(session, self)
-        self.party.setFixedWidth(290)
+        from desktop.theme import sized
+
+        # wider with the text size (names were cut at 20 pt), but never more than a third of a 1280 px window
+        self.party.setFixedWidth(int(min(400, max(290, 290 * sized(10.5) / 10.5 * 0.75))))
         self.stack = QStackedWidget(self)
         self.stack.setObjectName("phase_stack")
         self.views = _phase_views(session, self.stack)
         for view in self.views.values():
-            # a view too wide for the window is squeezed rather than widening the whole screen past 1280 px
-            view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+            # a view too wide for the window is squeezed rather than widening the whole screen past 1280 px; one
+            # too tall (a large text size at 1024×640) keeps the height its parts need and the window scrolls
+            view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             self.stack.addWidget(view)
             act = getattr(view, "act", None)
             if act is not None:
                 act.connect(self.play)
+            view.installEventFilter(self)
         self.over = OverView(session, self.stack)
         self.over.to_menu.connect(self.leave)
         self.stack.addWidget(self.over)
@@ -301,12 +332,15 @@ class GameScreen(QWidget):
         self.day_label = QLabel()
         self.day_label.setProperty("role", "muted")
         self.day_label.setObjectName("day")
+        # at a large text size the day and the silver are cut rather than pushing the buttons off the window
+        self.day_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.silver_label = QLabel()
         self.silver_label.setProperty("role", "gold")
         self.silver_label.setObjectName("silver_goal")
-        row.addWidget(self.place_label, 1)
-        row.addWidget(self.day_label)
-        row.addWidget(self.silver_label)
+        self.silver_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        row.addWidget(self.place_label, 3)
+        row.addWidget(self.day_label, 2)
+        row.addWidget(self.silver_label, 2)
         self.inventory_button = QPushButton("Inventory")
         self.inventory_button.setToolTip("The party's trappings (I)")
         self.inventory_button.clicked.connect(self.show_inventory)
@@ -494,11 +528,32 @@ class GameScreen(QWidget):
             return
         if self.stack.currentWidget() is not view:
             self.stack.setCurrentWidget(view)
+        self._keep_view_height(view)
         refresh = getattr(view, "refresh", None)
         if refresh is not None:
             refresh(events)
         self.autoplay_action.setEnabled(phase is not Phase.OVER)
         self._keep_focus(view)
+
+    def _keep_view_height(self, view: QWidget) -> None:
+        """The log gives way before the view is squeezed below what its parts need (large text at 1024×640);
+        past that the window scrolls.  Measured once the view's new contents are laid out."""
+        need = max(LOG_KEEPS_VIEW, needed_height(view, self.stack.width()), view.minimumSizeHint().height())
+        if need != self.stack.minimumHeight():
+            self.stack.setMinimumHeight(need)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        # a view's parts changed their least size (a wrapped text measured at its new width): measure again
+        if event.type() == QEvent.Type.LayoutRequest and obj is self.stack.currentWidget() and not self._measuring:
+            self._measuring = True
+            QTimer.singleShot(0, self, self._measure_again)  # with self: never after the screen is gone
+        return False
+
+    def _measure_again(self) -> None:
+        self._measuring = False
+        view = self.stack.currentWidget()
+        if view is not None:
+            self._keep_view_height(view)
 
     def _keep_focus(self, view: QWidget) -> None:
         """The keys that need the focus (arrows, Enter) go to the phase view when the focus was lost: the
@@ -525,11 +580,17 @@ class GameScreen(QWidget):
         dlg = QDialog(self)
         dlg.setWindowTitle("Inventory")
         dlg.setObjectName("inventory_dialog")
-        dlg.resize(900, 600)
+        # within the window however small it is (1024×640) or large its text: the trappings scroll inside
+        room = self.window().size()
+        dlg.resize(min(900, room.width() - 40), min(600, room.height() - 40))
         col = QVBoxLayout(dlg)
         tabs = QTabWidget(dlg)
         for m in self.session.campaign.party:
-            tabs.addTab(self._inventory_page(m.id), m.name)
+            page = QScrollArea()
+            page.setWidgetResizable(True)
+            page.setFrameShape(QFrame.Shape.NoFrame)
+            page.setWidget(self._inventory_page(m.id))
+            tabs.addTab(page, m.name)
         col.addWidget(tabs, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(dlg.reject)
