@@ -265,6 +265,8 @@ class GameScreen(QWidget):
         session.gm.decider = decider
         #: ``caution(c) -> (go on, never ask again)``: a dialog by default; tests replace it with a script.
         self.caution: Callable[[Caution], tuple[bool, bool]] = self._caution_dialog
+        #: ``summary(data)``: the expedition told whole on the way back (a dialog; tests replace it).
+        self.summary: Callable[[dict[str, Any]], None] = self._summary_dialog
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(8, 6, 8, 8)
@@ -432,8 +434,23 @@ class GameScreen(QWidget):
             self._drop_input_of_the_step()
         finally:
             self._busy = False
+        self._tell_summary(events)
         self.stepped.emit(events)
         return events
+
+    def _tell_summary(self, events: list[Event]) -> None:
+        """The expedition's summary, when the step brought the party back to town (#16.5)."""
+        for e in events:
+            if e.kind == "expedition_summary":
+                self.summary(dict(e.data))
+
+    def _summary_dialog(self, data: dict[str, Any]) -> None:
+        from desktop.widgets.summary import SummaryDialog
+
+        dlg = SummaryDialog(self, data)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self._summary = dlg
+        dlg.open()  # over the town, window-modal; the town is drawn behind it already
 
     def confirm(self, action: Action) -> bool:
         """Warn of the traps in ``action`` (:mod:`desktop.cautions`) not silenced in the settings; False when
@@ -510,6 +527,7 @@ class GameScreen(QWidget):
             self._drop_input_of_the_step()
         finally:
             self._busy = False
+        self._tell_summary(events)
         self.stepped.emit(events)
         return events
 
