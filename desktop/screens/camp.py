@@ -275,6 +275,7 @@ class CampView(QWidget):
             item = self.party_grid.takeAt(0)
             w = item.widget() if item is not None else None
             if w is not None:
+                w.hide()  # not drawn under the new line until it is deleted
                 w.deleteLater()
         head = QLabel("THE PARTY")
         head.setProperty("role", "gold")

@@ -51,7 +51,7 @@ TARGETED = ("attack", "manoeuvre", "feint", "cast", "pray")
 BAR_KINDS = ("end", "flee")
 PHASE_TEXT = {
     "fast": "Fast adventurers act — in the order you like",
-    "enemies": "The enemies act",
+    "enemies": "The enemies act — you roll to defend",
     "slow": "Slow adventurers act — in the GM's order",
 }
 _PAREN = re.compile(r"\(([^()]*)\)\s*$")
@@ -219,6 +219,7 @@ class InitiativePanel(QFrame):
             item = self._col.takeAt(0)
             w = item.widget() if item is not None else None
             if w is not None:
+                w.hide()  # out of sight now: until its deletion the old row was drawn under the new ("(fled)")
                 w.deleteLater()
         self.rows = {}
 
@@ -461,8 +462,7 @@ class CombatView(QWidget):
             self._cursor = None
         self._render(cs)
 
-    def _render(self, cs: CombatState) -> None:
-        names = {m.id: m.name for m in self.session.campaign.party}
+    def _header(self, cs: CombatState) -> None:
         self.title.setText(f"Round {cs.round}")
         sub = PHASE_TEXT.get(cs.phase, cs.phase)
         if cs.surprise == "party" and cs.round == 1:
@@ -470,6 +470,20 @@ class CombatView(QWidget):
         elif cs.surprise == "enemies" and cs.round == 1:
             sub += " · ambushed!"
         self.subtitle.setText(sub)
+
+    def show_mid_step(self) -> None:
+        """The fight as it stands inside a step (the GM asks something while the enemies act): the header names
+        the phase, the order marks it, the grid shows where everyone is; no actions (none can be taken now)."""
+        cs = self.session.campaign.combat
+        if cs is None:
+            return
+        self._header(cs)
+        self.grid.set_state(self.session.gm, [], None)
+        self.order.show_order(self.session, cs, None, {f.id: self.grid.ring_color(f.id) for f in cs.fighters})
+
+    def _render(self, cs: CombatState) -> None:
+        names = {m.id: m.name for m in self.session.campaign.party}
+        self._header(cs)
         self.grid.set_state(self.session.gm, self._actions, self._acting)
         self.order.show_order(self.session, cs, self._acting, {f.id: self.grid.ring_color(f.id) for f in cs.fighters})
         mine = [a for a in self._actions if a.who == self._acting] if self._acting else []

@@ -261,6 +261,8 @@ class GameScreen(QWidget):
             from desktop.decider import QtDecider
 
             decider = QtDecider(self.settings, parent=self)
+        if getattr(decider, "before_asking", False) is None:
+            decider.before_asking = self.show_mid_step
         self.decider = decider
         session.gm.decider = decider
         #: ``caution(c) -> (go on, never ask again)``: a dialog by default; tests replace it with a script.
@@ -437,6 +439,14 @@ class GameScreen(QWidget):
         self._tell_summary(events)
         self.stepped.emit(events)
         return events
+
+    def show_mid_step(self) -> None:
+        """A question comes inside a step (a defence roll while the enemies act): the phase view shows the step
+        as it stands, so the header says whose phase it is and the grid where everyone is now."""
+        view = self.current_view()
+        mid = getattr(view, "show_mid_step", None)
+        if mid is not None and self.session.phase is Phase.COMBAT:
+            mid()
 
     def _tell_summary(self, events: list[Event]) -> None:
         """The expedition's summary, when the step brought the party back to town (#16.5)."""
