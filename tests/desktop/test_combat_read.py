@@ -24,7 +24,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_the_order_shows_each_row_once_even_before_the_old_rows_are_deleted(qtbot: Any, tmp_path: Path) -> None:
     s = Session.new(seed=SEED, party_size=3, folder=tmp_path)
     _to_combat(s)
-    v, h = shown(qtbot, CombatView(s))
+    v, _h = shown(qtbot, CombatView(s))
     cs = s.campaign.combat
     assert cs is not None
     for _ in range(3):  # redrawn three times: the old rows await their deletion on the next turn of the loop
