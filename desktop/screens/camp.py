@@ -286,7 +286,7 @@ class CampView(QWidget):
             fatigue = sum(ch.attrs[a].fatigue for a in ATTRS)
             wounds = sum(ch.attrs[a].wounds for a in ATTRS)
             name = QLabel(m.name)
-            state = QLabel(f"fatigue {fatigue} · wounds {wounds}")
+            state = WrapLabel(f"fatigue {fatigue} · wounds {wounds}")  # on two lines at 1024 px, never cut
             state.setProperty("role", "muted" if not (fatigue or wounds) else "gold")
             woes = sorted(ch.afflictions) + ([ch.condition.value] if not ch.can_act else [])
             ail = WrapLabel(", ".join(woes) if woes else "—")

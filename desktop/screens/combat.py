@@ -402,6 +402,9 @@ class CombatView(QWidget):
         self.hint = QLabel()
         self.hint.setProperty("role", "muted")
         self.hint.setWordWrap(True)
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        # always three lines high: a hint of two lines after one of three made the grid change size between turns
+        self.hint.setFixedHeight(self.hint.fontMetrics().lineSpacing() * 3 + 4)
         left.addWidget(self.hint)
         self.feed = DiceFeed(4, self)
         left.addWidget(self.feed)

@@ -78,3 +78,27 @@ def test_while_the_enemies_act_the_header_says_so(qtbot: Any, tmp_path: Path) ->
     assert during, f"no question while the enemies acted: {seen}"
     assert all(t.startswith("The enemies act") for t in during), during
     s.close()
+
+
+def test_the_grid_keeps_its_size_from_turn_to_turn(qtbot: Any, tmp_path: Path) -> None:
+    from rules.autoplay import suggest
+
+    s = Session.new(seed=SEED, party_size=3, folder=tmp_path)
+    _to_combat(s)
+    v, _h = shown(qtbot, CombatView(s))
+    v.resize(760, 560)  # the hint wraps onto two lines or three
+    sizes = set()
+    hints = set()
+    for _ in range(12):
+        if s.phase is not Phase.COMBAT:
+            break
+        QApplication.processEvents()
+        sizes.add((v.grid.width(), v.grid.height()))
+        hints.add(v.hint.text())
+        step = suggest(s.gm)
+        if step is None:
+            break
+        v.refresh(s.apply(step))
+    assert len(hints) > 1  # the hint changed between the turns...
+    assert len(sizes) == 1, sizes  # ...and the grid did not
+    s.close()
