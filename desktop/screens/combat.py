@@ -412,7 +412,8 @@ class CombatView(QWidget):
 
         side = QFrame(self)
         side.setProperty("role", "panel")
-        side.setFixedWidth(370)
+        # wider with the text size (at 20 pt the order's names and "End turn [E]" were cut), up to 480 px
+        side.setFixedWidth(int(min(480, 370 * max(1.0, sized(10.5) / 10.5 * 0.8))))
         col = QVBoxLayout(side)
         col.setContentsMargins(10, 8, 10, 8)
         col.setSpacing(4)
@@ -425,6 +426,7 @@ class CombatView(QWidget):
         col.addWidget(self.who)
         self.list = ActionList(side)
         self.list.chosen.connect(self._choose)
+        self.list.setMinimumHeight(self.fontMetrics().lineSpacing() * 5)  # two actions in sight at any text size
         col.addWidget(self.list, 1)
         bar = QHBoxLayout()
         self.flee_button = QPushButton("Flee  [F]")

@@ -103,3 +103,21 @@ def test_a_wrapped_label_keeps_the_height_of_its_lines(qtbot: Any) -> None:
     label.show()
     settle(qtbot)
     assert label.minimumHeight() >= label.heightForWidth(120) > label.fontMetrics().lineSpacing() * 3
+
+
+def test_the_fights_side_panel_fits_its_buttons_and_shows_actions(qtbot: Any, tmp_path: Path, text_size: float) -> None:
+    from desktop.screens.combat import CombatView
+    from desktop.session import Session
+    from tests.desktop.test_combat_view import _to_combat
+
+    s = Session.new(seed=7, party_size=3, folder=tmp_path)
+    _to_combat(s)
+    v = CombatView(s)
+    qtbot.addWidget(v)
+    v.resize(900, 560)
+    v.show()
+    settle(qtbot)
+    for b in (v.end_button, v.flee_button):
+        assert b.width() >= b.sizeHint().width(), (b.text(), b.width(), b.sizeHint().width())
+    assert v.list.height() >= v.fontMetrics().lineSpacing() * 5  # the actions in sight, not a sliver
+    s.close()
