@@ -605,6 +605,16 @@ class GameScreen(QWidget):
 
     def show_inventory(self) -> None:
         """Each adventurer's trappings in a dialog (the inventory view, one tab each)."""
+        dlg = self.inventory_dialog()
+        dlg.exec()
+        self.refresh([])
+
+    def inventory_dialog(self) -> QDialog:
+        """The inventory dialog, built: a tab per adventurer whose right-click actions and drops are played as
+        steps (they once went nowhere: "put the Torches in the right hand" did nothing), and an item dropped on
+        a companion's tab is given to them (the engine's give action)."""
+        from desktop.widgets.inventory import GiveTabBar
+
         dlg = QDialog(self)
         dlg.setWindowTitle("Inventory")
         dlg.setObjectName("inventory_dialog")
@@ -613,19 +623,53 @@ class GameScreen(QWidget):
         dlg.resize(min(900, room.width() - 40), min(600, room.height() - 40))
         col = QVBoxLayout(dlg)
         tabs = QTabWidget(dlg)
+        bar = GiveTabBar(tabs)
+        tabs.setTabBar(bar)
+        pages: list[QWidget] = []
+        members: list[str] = []
         for m in self.session.campaign.party:
+            view = self._inventory_page(m.id)
+            act = getattr(view, "act", None)
+            if act is not None:
+                act.connect(lambda action, pages=pages: self._play_from_inventory(action, pages))
+            pages.append(view)
+            members.append(m.id)
             page = QScrollArea()
             page.setWidgetResizable(True)
             page.setFrameShape(QFrame.Shape.NoFrame)
-            page.setWidget(self._inventory_page(m.id))
+            page.setWidget(view)
             tabs.addTab(page, m.name)
+        bar.give_to = lambda index, tab: self._give_by_drop(members[tabs.currentIndex()], index, members[tab], pages)
         col.addWidget(tabs, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(dlg.reject)
         col.addWidget(buttons)
         self._inventory_dialog = dlg
-        dlg.exec()
-        self.refresh([])
+        self.inventory_tabs = tabs
+        self.inventory_pages = pages
+        return dlg
+
+    def _play_from_inventory(self, action: Action, pages: list[QWidget]) -> None:
+        self.play(action)
+        for view in pages:
+            refresh = getattr(view, "refresh", None)
+            if refresh is not None:
+                refresh()
+
+    def _give_by_drop(self, giver: str, index: int, receiver: str, pages: list[QWidget]) -> bool:
+        """The item ``index`` of ``giver`` dropped on ``receiver``'s tab: the engine's give action, if it has one
+        now (refused, with its reason in the status, if not)."""
+        if giver == receiver:
+            return False
+        give = next((a for a in self.session.actions() if a.kind == "give" and a.param("from") == giver
+                     and a.param("index") == index and a.target == receiver), None)  # fmt: skip
+        if give is None:
+            return False
+        if not give.available:
+            QMessageBox.information(self, "Not now", give.reason or "That cannot be given now.")
+            return False
+        self._play_from_inventory(give, pages)
+        return True
 
     def _inventory_page(self, member_id: str) -> QWidget:
         try:
