@@ -102,3 +102,30 @@ def test_the_grid_keeps_its_size_from_turn_to_turn(qtbot: Any, tmp_path: Path) -
     assert len(hints) > 1  # the hint changed between the turns...
     assert len(sizes) == 1, sizes  # ...and the grid did not
     s.close()
+
+
+def test_the_move_range_stands_out_from_the_floor(qtbot: Any, tmp_path: Path) -> None:
+    s = Session.new(seed=SEED, party_size=3, folder=tmp_path)
+    _to_combat(s)
+    v, _h = shown(qtbot, CombatView(s))
+    v.resize(1100, 640)
+    QApplication.processEvents()
+    grid = v.grid
+    moves = grid.move_tiles
+    assert moves, "someone can move"
+    cs = s.campaign.combat
+    assert cs is not None
+    taken = {(f.x, f.y) for f in cs.fighters} | {(e.x, e.y) for e in cs.active_foes()}
+    img = grid.grab().toImage()
+
+    def shade(tile: tuple[int, int]) -> int:
+        c = img.pixelColor(grid.tile_rect(tile).center())
+        return c.red() + c.green() + c.blue()
+
+    floor = [t for t in ((x, y) for x in range(60) for y in range(60))
+             if t not in moves and t not in taken and not grid.tile_rect(t).isEmpty()
+             and grid.rect().contains(grid.tile_rect(t)) and s.gm.c.combat is not None]  # fmt: skip
+    lit = min(shade(t) for t in moves if t not in taken)
+    dark = sorted(shade(t) for t in floor)[len(floor) // 2]  # the floor's usual shade
+    assert lit - dark >= 140, (lit, dark)  # the range reads at a glance (it was a faint dashed border: ~117)
+    s.close()
