@@ -31,6 +31,26 @@ def _bounded(lo: int, hi: int, what: str) -> Any:
     return parse
 
 
+def _bounded_float(lo: float, hi: float, what: str) -> Any:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a number, not {text!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{what} must be between {lo:g} and {hi:g}, not {value:g}")
+        return value
+
+    return parse
+
+
+def _window_size(text: str) -> tuple[int, int]:
+    w, sep, h = text.lower().partition("x")
+    if not sep or not w.isdigit() or not h.isdigit() or not (320 <= int(w) <= 8000 and 240 <= int(h) <= 8000):
+        raise argparse.ArgumentTypeError(f"--size must be WIDTHxHEIGHT in pixels (such as 1024x640), not {text!r}")
+    return int(w), int(h)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="blacksalt",
@@ -41,6 +61,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play a seeded demo campaign headless and write a PNG of every screen into DIR")  # fmt: skip
     p.add_argument("--seed", dest="demo_seed", type=_bounded(0, 2**63 - 1, "--seed"), default=None,
                    help="the demo campaign's seed (with --screenshots)")  # fmt: skip
+    p.add_argument("--size", dest="demo_size", type=_window_size, default=None, metavar="WxH",
+                   help="the window's size for --screenshots (default 1280x720)")  # fmt: skip
+    p.add_argument("--text-size", dest="demo_text_size", type=_bounded_float(8.0, 20.0, "--text-size"), default=None,
+                   metavar="PT", help="the text size for --screenshots (8 to 20 points)")  # fmt: skip
+    p.add_argument("--scale", dest="demo_scale", type=_bounded_float(1.0, 4.0, "--scale"), default=None,
+                   help="the screen's device pixel ratio for --screenshots (2: a high-density screen)")  # fmt: skip
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     o = sub.add_parser("odds", help="exact odds of an attribute test", description="Exact odds of a test or check.")
@@ -139,12 +165,16 @@ def run(argv: Sequence[str]) -> int:
     if args.screenshots is not None:
         if args.command is not None:
             return _fail("--screenshots takes no command")
+        from desktop.screenshots import SIZE
         from desktop.screenshots import main as screenshots_main  # Qt, only on demand
 
-        return screenshots_main(Path(args.screenshots), seed=args.demo_seed)
+        return screenshots_main(Path(args.screenshots), seed=args.demo_seed, size=args.demo_size or SIZE,
+                                text_size=args.demo_text_size, scale=args.demo_scale)  # fmt: skip
     if args.command is None:
         if args.demo_seed is not None:
             return _fail("--seed at the top goes with --screenshots; commands take their own --seed")
+        if (args.demo_size, args.demo_text_size, args.demo_scale) != (None, None, None):
+            return _fail("--size, --text-size and --scale go with --screenshots")
         from desktop.app import run_window  # Qt, only on demand
 
         return run_window(sys.argv[:1])

@@ -46,6 +46,8 @@ class QtDecider:
         self.ask: Ask = ask if ask is not None else self._ask_dialogs
         self.tray: DiceTray | None = None
         self.asked: list[str] = []  # the kinds asked, in order (for the tests and the screenshots)
+        #: Called before each question inside a step (the game screen redraws what it can of the step so far).
+        self.before_asking: Callable[[], None] | None = None
 
     @property
     def gm_decides(self) -> bool:
@@ -171,6 +173,8 @@ class QtDecider:
 
     def _ask(self, kind: str, **payload: Any) -> Any:
         self.asked.append(kind)
+        if self.before_asking is not None:
+            self.before_asking()  # the screen shows the step as it stands (the enemies' phase) before the question
         return self.ask(kind, payload)
 
     def _ask_dialogs(self, kind: str, p: dict[str, Any]) -> Any:

@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QStackedWidget, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QFrame,
+    QMainWindow,
+    QMessageBox,
+    QScrollArea,
+    QStackedWidget,
+    QWidget,
+)
 
 from desktop.screens.start import StartScreen
 from desktop.settings import Settings
@@ -53,6 +62,20 @@ WINDOW_KEYS = (
     ("Ctrl+Q", "Quit (every step is already saved)"),
     ("Esc", "Back from the chronicle or the settings"),
 )
+
+
+class ScreenScroll(QScrollArea):
+    """A screen in the window: it fills the window, and scrolls when the window is smaller than the least the
+    screen needs (at 1024×640 with a large text size) rather than squeezing its parts over each other."""
+
+    def __init__(self, screen: QWidget) -> None:
+        super().__init__()
+        self.setObjectName("screen_scroll")
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setWidget(screen)
 
 
 def _accepts(cls: Any, name: str) -> bool:
@@ -129,20 +152,32 @@ class MainWindow(QMainWindow):
 
     def current_name(self) -> str:
         w = self.stack.currentWidget()
-        return next((name for name, s in self.screens.items() if s is w), "")
+        return next((name for name, s in self.screens.items() if self._holder(s) is w), "")
+
+    def _holder(self, screen: QWidget) -> QWidget:
+        """The page of the stack that shows ``screen`` (its :class:`ScreenScroll`)."""
+        for i in range(self.stack.count()):
+            page = self.stack.widget(i)
+            if isinstance(page, ScreenScroll) and page.widget() is screen:
+                return page
+        return screen
+
+    def _drop(self, screen: QWidget) -> None:
+        page = self._holder(screen)
+        self.stack.removeWidget(page)
+        page.deleteLater()
 
     def _show(self, name: str, widget: QWidget) -> None:
         if self.screens.get(name) is not widget:
             old = self.screens.pop(name, None)
             if old is not None:
-                self.stack.removeWidget(old)
-                old.deleteLater()
+                self._drop(old)
             self.screens[name] = widget
-            self.stack.addWidget(widget)
+            self.stack.addWidget(ScreenScroll(widget))
         here = self.current_name()
         if here and here not in ("chronicle", "settings", name):
             self._back_to = here
-        self.stack.setCurrentWidget(widget)
+        self.stack.setCurrentWidget(self._holder(widget))
         self.menuBar().setVisible(name != "start")
         self._update_title()
 
@@ -271,12 +306,10 @@ class MainWindow(QMainWindow):
         """Close the open campaign (nothing is lost: every step was committed when it was played)."""
         game = self.screens.pop("game", None)
         if game is not None:
-            self.stack.removeWidget(game)
-            game.deleteLater()
+            self._drop(game)
         chronicle = self.screens.pop("chronicle", None)
         if chronicle is not None:
-            self.stack.removeWidget(chronicle)
-            chronicle.deleteLater()
+            self._drop(chronicle)
         if self.session is not None:
             session, self.session = self.session, None
             try:

@@ -1,9 +1,13 @@
-"""``blacksalt --screenshots DIR [--seed S]``: play a seeded demo campaign headless and photograph every screen.
+"""``blacksalt --screenshots DIR [--seed S] [--size WxH] [--text-size PT] [--scale F]``: play a seeded demo
+campaign headless and photograph every screen.
 
 The demo lives in a temporary folder (saves, settings and exports redirected there: the player's own saves
 are never touched).  The campaign is driven by the autoplay policy until each phase is reached; each screen
-is grabbed at 1280×720 into DIR: start.png, new-campaign.png, expedition.png, dice-tray.png, combat.png,
-camp.png, inventory.png, interlude.png, shop.png, workshop.png, chronicle.png, settings.png, about.png.
+is grabbed (at 1280×720 unless ``--size`` says otherwise, with the settings' text size unless ``--text-size``
+does, on a screen of device pixel ratio ``--scale``, so ``--size 1280x720 --scale 2`` gives the 2560×1440
+pixels of a high-density screen, drawn sharp rather than upscaled) into DIR: start.png, new-campaign.png,
+expedition.png, dice-tray.png, combat.png, camp.png, inventory.png, interlude.png, shop.png, workshop.png,
+chronicle.png, settings.png, about.png.
 Dialogs (the dice tray, the inventory, the About box) are shown over the dimmed window, as the player sees
 them.  A screen whose phase the demo did not reach is photographed as it stands, and named in the report.
 """
@@ -52,8 +56,11 @@ SCREENS = (
 class Shooter:
     """Drives one window through the demo and writes the pictures."""
 
-    def __init__(self, out: Path, seed: int, home: Path, log: Callable[[str], None] = print) -> None:
+    def __init__(self, out: Path, seed: int, home: Path, log: Callable[[str], None] = print,
+                 size: tuple[int, int] = SIZE, text_size: float | None = None) -> None:  # fmt: skip
         self.out = out
+        self.size = size
+        self.text_size = text_size
         self.seed = seed
         self.home = home
         self.saves = home / "saves"
@@ -98,7 +105,7 @@ class Shooter:
         dpix = dialog.grab()
         scale = dpix.devicePixelRatio() or 1.0
         w, h = dpix.width() / scale, dpix.height() / scale
-        top_left = QPoint(int((SIZE[0] - w) / 2), max(0, int((SIZE[1] - h) / 2)))
+        top_left = QPoint(int((self.size[0] - w) / 2), max(0, int((self.size[1] - h) / 2)))
         p.fillRect(top_left.x() - 1, top_left.y() - 1, int(w) + 2, int(h) + 2, QColor("#b08d57"))
         p.drawPixmap(top_left, dpix)
         p.end()
@@ -154,6 +161,8 @@ class Shooter:
         from desktop.settings import Settings
 
         settings = Settings()
+        if self.text_size is not None:
+            settings = Settings(text_size=self.text_size)
         self.app = create_app(["blacksalt"], settings)
         t0 = time.perf_counter()
         self.log(f"Demo campaign, seed {self.seed}, in {self.home}")
@@ -167,7 +176,7 @@ class Shooter:
             self.session.autoplay()
 
         self.window = win = MainWindow(settings, saves_folder=self.saves)
-        win.resize(*SIZE)
+        win.resize(*self.size)
         win.show()
         self.settle()
         win.start_screen().refresh()
@@ -373,9 +382,12 @@ def _has(s: Session, kind: str) -> bool:
     return any(a.kind == kind and a.available for a in s.actions())
 
 
-def main(out: Path, seed: int | None = None) -> int:
+def main(out: Path, seed: int | None = None, size: tuple[int, int] = SIZE, text_size: float | None = None,
+         scale: float | None = None) -> int:  # fmt: skip
     """Write every screenshot into ``out``; 0 on success, 1 on an error (reported, no traceback)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if scale is not None:
+        os.environ["QT_SCALE_FACTOR"] = f"{scale:g}"  # read when the application is created
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -391,7 +403,7 @@ def main(out: Path, seed: int | None = None) -> int:
         os.environ["XDG_DATA_HOME"] = str(home / "data")
         os.environ["XDG_CONFIG_HOME"] = str(home / "config")
         try:
-            Shooter(out, DEFAULT_SEED if seed is None else seed, home).run()
+            Shooter(out, DEFAULT_SEED if seed is None else seed, home, size=size, text_size=text_size).run()
         except Exception as exc:
             import traceback
 

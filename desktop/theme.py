@@ -66,6 +66,16 @@ def color(key: str) -> QColor:
     return QColor(COLORS[key])
 
 
+#: The settings' text size in force (:func:`apply_theme` sets it); :func:`sized` scales a widget's own font by it.
+TEXT_PT = 10.5
+
+
+def sized(pt: float) -> float:
+    """A label's own point size ``pt`` (chosen at the default text size) at the player's text size: set with
+    ``setFont``, it would otherwise stay small at text size 20 beside everything else grown."""
+    return pt * TEXT_PT / 10.5
+
+
 def _font(family: str, hint: QFont.StyleHint, pt: float, bold: bool, italic: bool) -> QFont:
     f = QFont(family)
     f.setStyleHint(hint)
@@ -126,8 +136,11 @@ def stylesheet(text_pt: float = 10.5) -> str:
     c = COLORS
     pt = float(text_pt)
 
-    def s(factor: float) -> str:
-        return f"{pt * factor:.1f}pt"
+    def s(factor: float, cap: float | None = None) -> str:
+        """``factor`` times the text size; display type stops growing at ``cap`` points (a 68-point title at
+        text size 20 left no room for what it names)."""
+        size = pt * factor if cap is None else min(pt * factor, max(cap, pt * 1.2))
+        return f"{size:.1f}pt"
 
     return f"""
 /* no font rule for every widget: app.setFont() sets the default, so a widget's own setFont() still wins */
@@ -143,14 +156,14 @@ QWidget:disabled {{ color: #6b6252; }}
 QLabel {{ background: transparent; color: {c["ink"]}; }}
 QLabel[role="title"] {{
     font-family: "{SERIF_FAMILY}";
-    font-size: {s(2.4)};
+    font-size: {s(2.4, 30)};
     font-weight: bold;
     color: {c["paper"]};
     letter-spacing: 1px;
 }}
 QLabel[role="hero"] {{
     font-family: "{SERIF_FAMILY}";
-    font-size: {s(3.4)};
+    font-size: {s(3.4, 40)};
     font-weight: bold;
     color: {c["paper"]};
     letter-spacing: 3px;
@@ -487,7 +500,9 @@ QGroupBox::title {{
 def apply_theme(app: QApplication, settings: Settings | None = None) -> None:
     """Load the fonts and dress the whole application (again, after the text size changed)."""
     load_fonts()
+    global TEXT_PT
     pt = settings.text_size if settings is not None else 10.5
+    TEXT_PT = pt
     app.setStyle("Fusion")
     app.setPalette(palette())
     app.setFont(ui_font(pt))

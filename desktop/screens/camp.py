@@ -19,8 +19,9 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from desktop.screens.combat import paint_die
-from desktop.theme import COLORS, serif_font, ui_font
+from desktop.theme import COLORS, serif_font, sized, ui_font
 from desktop.widgets.action_list import ActionList
+from desktop.widgets.wrap_label import WrapLabel
 
 if TYPE_CHECKING:
     from desktop.session import Session
@@ -104,14 +105,13 @@ class CampView(QWidget):
         lcol.setSpacing(6)
         self.title = QLabel("Camp")
         self.title.setProperty("role", "heading")
-        self.title.setFont(serif_font(18, bold=True))
+        self.title.setFont(serif_font(sized(18), bold=True))
         self.title.setWordWrap(True)
         self.place = QLabel()
         self.place.setProperty("role", "subtitle")
         self.place.setWordWrap(True)
-        self.stage = QLabel()
+        self.stage = WrapLabel()
         self.stage.setProperty("role", "muted")
-        self.stage.setWordWrap(True)
         lcol.addWidget(self.title)
         lcol.addWidget(self.place)
         lcol.addWidget(self.stage)
@@ -133,12 +133,11 @@ class CampView(QWidget):
         pcol.setContentsMargins(14, 10, 14, 10)
         head = QLabel("CAMP ACTIONS")
         head.setProperty("role", "gold")
-        head.setFont(ui_font(9, bold=True))
+        head.setFont(ui_font(sized(9), bold=True))
         self.points = QLabel()
-        self.points.setFont(serif_font(22, bold=True))
+        self.points.setFont(serif_font(sized(22), bold=True))
         self.points.setProperty("role", "title")
-        self.breakdown = QLabel()
-        self.breakdown.setWordWrap(True)
+        self.breakdown = WrapLabel()
         self.breakdown.setTextFormat(Qt.TextFormat.RichText)
         for w in (head, self.points, self.breakdown):
             pcol.addWidget(w)
@@ -150,15 +149,13 @@ class CampView(QWidget):
         acol.setContentsMargins(14, 10, 14, 10)
         ahead = QLabel("AMBUSH ROLL")
         ahead.setProperty("role", "gold")
-        ahead.setFont(ui_font(9, bold=True))
+        ahead.setFont(ui_font(sized(9), bold=True))
         ahead.setToolTip(session.gm.content.tables.camp.ambush.text)
-        self.pool_text = QLabel()
-        self.pool_text.setWordWrap(True)
+        self.pool_text = WrapLabel()
         self.pool_text.setTextFormat(Qt.TextFormat.RichText)
         self.dice = DiceRow(ambush)
-        self.verdict = QLabel()
-        self.verdict.setWordWrap(True)
-        self.verdict.setFont(serif_font(11, bold=True))
+        self.verdict = WrapLabel()
+        self.verdict.setFont(serif_font(sized(11), bold=True))
         parts: tuple[QWidget, ...] = (ahead, self.pool_text, self.dice, self.verdict)
         for part in parts:
             acol.addWidget(part)
@@ -278,22 +275,22 @@ class CampView(QWidget):
             item = self.party_grid.takeAt(0)
             w = item.widget() if item is not None else None
             if w is not None:
+                w.hide()  # not drawn under the new line until it is deleted
                 w.deleteLater()
         head = QLabel("THE PARTY")
         head.setProperty("role", "gold")
-        head.setFont(ui_font(9, bold=True))
+        head.setFont(ui_font(sized(9), bold=True))
         self.party_grid.addWidget(head, 0, 0, 1, 3)
         for row, m in enumerate(self.session.campaign.party, start=1):
             ch = m.adv.character
             fatigue = sum(ch.attrs[a].fatigue for a in ATTRS)
             wounds = sum(ch.attrs[a].wounds for a in ATTRS)
             name = QLabel(m.name)
-            state = QLabel(f"fatigue {fatigue} · wounds {wounds}")
+            state = WrapLabel(f"fatigue {fatigue} · wounds {wounds}")  # on two lines at 1024 px, never cut
             state.setProperty("role", "muted" if not (fatigue or wounds) else "gold")
             woes = sorted(ch.afflictions) + ([ch.condition.value] if not ch.can_act else [])
-            ail = QLabel(", ".join(woes) if woes else "—")
+            ail = WrapLabel(", ".join(woes) if woes else "—")
             ail.setProperty("role", "danger" if woes else "muted")
-            ail.setWordWrap(True)
             self.party_grid.addWidget(name, row, 0)
             self.party_grid.addWidget(state, row, 1)
             self.party_grid.addWidget(ail, row, 2)

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.theme import COLORS, serif_font, ui_font
+from desktop.theme import COLORS, serif_font, sized, ui_font
 from desktop.widgets.action_list import ActionList
 from desktop.widgets.combat_grid import CombatGrid, monster_sheet
 
@@ -51,7 +51,7 @@ TARGETED = ("attack", "manoeuvre", "feint", "cast", "pray")
 BAR_KINDS = ("end", "flee")
 PHASE_TEXT = {
     "fast": "Fast adventurers act — in the order you like",
-    "enemies": "The enemies act",
+    "enemies": "The enemies act — you roll to defend",
     "slow": "Slow adventurers act — in the GM's order",
 }
 _PAREN = re.compile(r"\(([^()]*)\)\s*$")
@@ -219,6 +219,7 @@ class InitiativePanel(QFrame):
             item = self._col.takeAt(0)
             w = item.widget() if item is not None else None
             if w is not None:
+                w.hide()  # out of sight now: until its deletion the old row was drawn under the new ("(fled)")
                 w.deleteLater()
         self.rows = {}
 
@@ -237,7 +238,7 @@ class InitiativePanel(QFrame):
         for key, title, people in sections:
             head = QLabel(title.upper() + ("   ◀ now" if cs.phase == key else ""))
             head.setProperty("role", "gold" if cs.phase == key else "muted")
-            head.setFont(ui_font(8.5, bold=True))
+            head.setFont(ui_font(sized(8.5), bold=True))
             self._col.addWidget(head)
             if not people:
                 none = QLabel("  no one")
@@ -277,7 +278,7 @@ class InitiativePanel(QFrame):
                     name = QLabel(label)
                     if now:
                         name.setProperty("role", "gold")
-                        name.setFont(ui_font(10, bold=True))
+                        name.setFont(ui_font(sized(10), bold=True))
                     tokens = _tokens(who.shield, who.dodge, who.stun)
                     line.addWidget(mark)
                     line.addWidget(name)
@@ -385,7 +386,7 @@ class CombatView(QWidget):
         head.setSpacing(12)
         self.title = QLabel("Combat")
         self.title.setProperty("role", "heading")
-        self.title.setFont(serif_font(15, bold=True))
+        self.title.setFont(serif_font(sized(15), bold=True))
         self.subtitle = QLabel()
         self.subtitle.setProperty("role", "subtitle")
         self.subtitle.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -401,6 +402,9 @@ class CombatView(QWidget):
         self.hint = QLabel()
         self.hint.setProperty("role", "muted")
         self.hint.setWordWrap(True)
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        # always three lines high: a hint of two lines after one of three made the grid change size between turns
+        self.hint.setFixedHeight(self.hint.fontMetrics().lineSpacing() * 3 + 4)
         left.addWidget(self.hint)
         self.feed = DiceFeed(4, self)
         left.addWidget(self.feed)
@@ -408,7 +412,8 @@ class CombatView(QWidget):
 
         side = QFrame(self)
         side.setProperty("role", "panel")
-        side.setFixedWidth(370)
+        # wider with the text size (at 20 pt the order's names and "End turn [E]" were cut), up to 480 px
+        side.setFixedWidth(int(min(480, 370 * max(1.0, sized(10.5) / 10.5 * 0.8))))
         col = QVBoxLayout(side)
         col.setContentsMargins(10, 8, 10, 8)
         col.setSpacing(4)
@@ -421,6 +426,7 @@ class CombatView(QWidget):
         col.addWidget(self.who)
         self.list = ActionList(side)
         self.list.chosen.connect(self._choose)
+        self.list.setMinimumHeight(self.fontMetrics().lineSpacing() * 5)  # two actions in sight at any text size
         col.addWidget(self.list, 1)
         bar = QHBoxLayout()
         self.flee_button = QPushButton("Flee  [F]")
@@ -461,8 +467,7 @@ class CombatView(QWidget):
             self._cursor = None
         self._render(cs)
 
-    def _render(self, cs: CombatState) -> None:
-        names = {m.id: m.name for m in self.session.campaign.party}
+    def _header(self, cs: CombatState) -> None:
         self.title.setText(f"Round {cs.round}")
         sub = PHASE_TEXT.get(cs.phase, cs.phase)
         if cs.surprise == "party" and cs.round == 1:
@@ -470,6 +475,20 @@ class CombatView(QWidget):
         elif cs.surprise == "enemies" and cs.round == 1:
             sub += " · ambushed!"
         self.subtitle.setText(sub)
+
+    def show_mid_step(self) -> None:
+        """The fight as it stands inside a step (the GM asks something while the enemies act): the header names
+        the phase, the order marks it, the grid shows where everyone is; no actions (none can be taken now)."""
+        cs = self.session.campaign.combat
+        if cs is None:
+            return
+        self._header(cs)
+        self.grid.set_state(self.session.gm, [], None)
+        self.order.show_order(self.session, cs, None, {f.id: self.grid.ring_color(f.id) for f in cs.fighters})
+
+    def _render(self, cs: CombatState) -> None:
+        names = {m.id: m.name for m in self.session.campaign.party}
+        self._header(cs)
         self.grid.set_state(self.session.gm, self._actions, self._acting)
         self.order.show_order(self.session, cs, self._acting, {f.id: self.grid.ring_color(f.id) for f in cs.fighters})
         mine = [a for a in self._actions if a.who == self._acting] if self._acting else []

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from html import escape
 from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSplitter,
     QStackedWidget,
@@ -192,6 +193,30 @@ class OverView(QWidget):
         self.roster.setText("".join(rows))
 
 
+def needed_height(widget: QWidget, width: int) -> int:
+    """The least height ``widget``'s column of parts needs at ``width``: a wrapped text (a label, or a part
+    marked ``wraps``) counts the lines it wraps into there (a layout's minimum counts it as one long line, and
+    the parts below were drawn over it)."""
+    layout = widget.layout()
+    if not isinstance(layout, QVBoxLayout):
+        return widget.minimumSizeHint().height()
+    layout.activate()
+    m = layout.contentsMargins()
+    inner = max(1, width - m.left() - m.right())
+    total, shown = m.top() + m.bottom(), 0
+    for i in range(layout.count()):
+        item = layout.itemAt(i)
+        if item is None or item.isEmpty():
+            continue
+        h = item.minimumSize().height()
+        part = item.widget()
+        if item.hasHeightForWidth() and (isinstance(part, QLabel) or (part is not None and part.property("wraps"))):
+            h = max(h, item.heightForWidth(inner))
+        total += h
+        shown += 1
+    return total + max(0, shown - 1) * max(0, layout.spacing())
+
+
 def _phase_views(session: Session, parent: QWidget) -> dict[Phase, QWidget]:
     """A view per phase: the real ones where their modules exist, the plain list otherwise."""
     views: dict[Phase, QWidget] = {}
@@ -231,14 +256,19 @@ class GameScreen(QWidget):
         self.setProperty("role", "screen")
         self.setObjectName("game_screen")
         self._busy = False
+        self._measuring = False
         if decider is None:
             from desktop.decider import QtDecider
 
             decider = QtDecider(self.settings, parent=self)
+        if getattr(decider, "before_asking", False) is None:
+            decider.before_asking = self.show_mid_step
         self.decider = decider
         session.gm.decider = decider
         #: ``caution(c) -> (go on, never ask again)``: a dialog by default; tests replace it with a script.
         self.caution: Callable[[Caution], tuple[bool, bool]] = self._caution_dialog
+        #: ``summary(data)``: the expedition told whole on the way back (a dialog; tests replace it).
+        self.summary: Callable[[dict[str, Any]], None] = self._summary_dialog
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(8, 6, 8, 8)
@@ -246,17 +276,22 @@ class GameScreen(QWidget):
         outer.addWidget(self._top_bar())
 
         self.party = PartyPanel(session, self)
-        self.party.setFixedWidth(290)
+        from desktop.theme import sized
+
+        # wider with the text size (names were cut at 20 pt), but never more than a third of a 1280 px window
+        self.party.setFixedWidth(int(min(400, max(290, 290 * sized(10.5) / 10.5 * 0.75))))
         self.stack = QStackedWidget(self)
         self.stack.setObjectName("phase_stack")
         self.views = _phase_views(session, self.stack)
         for view in self.views.values():
-            # a view too wide for the window is squeezed rather than widening the whole screen past 1280 px
-            view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+            # a view too wide for the window is squeezed rather than widening the whole screen past 1280 px; one
+            # too tall (a large text size at 1024×640) keeps the height its parts need and the window scrolls
+            view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             self.stack.addWidget(view)
             act = getattr(view, "act", None)
             if act is not None:
                 act.connect(self.play)
+            view.installEventFilter(self)
         self.over = OverView(session, self.stack)
         self.over.to_menu.connect(self.leave)
         self.stack.addWidget(self.over)
@@ -301,9 +336,12 @@ class GameScreen(QWidget):
         self.day_label = QLabel()
         self.day_label.setProperty("role", "muted")
         self.day_label.setObjectName("day")
+        # at a large text size the day and the silver are cut rather than pushing the buttons off the window
+        self.day_label.setMinimumWidth(40)
         self.silver_label = QLabel()
         self.silver_label.setProperty("role", "gold")
         self.silver_label.setObjectName("silver_goal")
+        self.silver_label.setMinimumWidth(40)
         row.addWidget(self.place_label, 1)
         row.addWidget(self.day_label)
         row.addWidget(self.silver_label)
@@ -398,8 +436,31 @@ class GameScreen(QWidget):
             self._drop_input_of_the_step()
         finally:
             self._busy = False
+        self._tell_summary(events)
         self.stepped.emit(events)
         return events
+
+    def show_mid_step(self) -> None:
+        """A question comes inside a step (a defence roll while the enemies act): the phase view shows the step
+        as it stands, so the header says whose phase it is and the grid where everyone is now."""
+        view = self.current_view()
+        mid = getattr(view, "show_mid_step", None)
+        if mid is not None and self.session.phase is Phase.COMBAT:
+            mid()
+
+    def _tell_summary(self, events: list[Event]) -> None:
+        """The expedition's summary, when the step brought the party back to town (#16.5)."""
+        for e in events:
+            if e.kind == "expedition_summary":
+                self.summary(dict(e.data))
+
+    def _summary_dialog(self, data: dict[str, Any]) -> None:
+        from desktop.widgets.summary import SummaryDialog
+
+        dlg = SummaryDialog(self, data)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self._summary = dlg
+        dlg.open()  # over the town, window-modal; the town is drawn behind it already
 
     def confirm(self, action: Action) -> bool:
         """Warn of the traps in ``action`` (:mod:`desktop.cautions`) not silenced in the settings; False when
@@ -476,6 +537,7 @@ class GameScreen(QWidget):
             self._drop_input_of_the_step()
         finally:
             self._busy = False
+        self._tell_summary(events)
         self.stepped.emit(events)
         return events
 
@@ -494,11 +556,32 @@ class GameScreen(QWidget):
             return
         if self.stack.currentWidget() is not view:
             self.stack.setCurrentWidget(view)
+        self._keep_view_height(view)
         refresh = getattr(view, "refresh", None)
         if refresh is not None:
             refresh(events)
         self.autoplay_action.setEnabled(phase is not Phase.OVER)
         self._keep_focus(view)
+
+    def _keep_view_height(self, view: QWidget) -> None:
+        """The log gives way before the view is squeezed below what its parts need (large text at 1024×640);
+        past that the window scrolls.  Measured once the view's new contents are laid out."""
+        need = max(LOG_KEEPS_VIEW, needed_height(view, self.stack.width()), view.minimumSizeHint().height())
+        if need != self.stack.minimumHeight():
+            self.stack.setMinimumHeight(need)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        # a view's parts changed their least size (a wrapped text measured at its new width): measure again
+        if event.type() == QEvent.Type.LayoutRequest and obj is self.stack.currentWidget() and not self._measuring:
+            self._measuring = True
+            QTimer.singleShot(0, self, self._measure_again)  # with self: never after the screen is gone
+        return False
+
+    def _measure_again(self) -> None:
+        self._measuring = False
+        view = self.stack.currentWidget()
+        if view is not None:
+            self._keep_view_height(view)
 
     def _keep_focus(self, view: QWidget) -> None:
         """The keys that need the focus (arrows, Enter) go to the phase view when the focus was lost: the
@@ -522,21 +605,71 @@ class GameScreen(QWidget):
 
     def show_inventory(self) -> None:
         """Each adventurer's trappings in a dialog (the inventory view, one tab each)."""
+        dlg = self.inventory_dialog()
+        dlg.exec()
+        self.refresh([])
+
+    def inventory_dialog(self) -> QDialog:
+        """The inventory dialog, built: a tab per adventurer whose right-click actions and drops are played as
+        steps (they once went nowhere: "put the Torches in the right hand" did nothing), and an item dropped on
+        a companion's tab is given to them (the engine's give action)."""
+        from desktop.widgets.inventory import GiveTabBar
+
         dlg = QDialog(self)
         dlg.setWindowTitle("Inventory")
         dlg.setObjectName("inventory_dialog")
-        dlg.resize(900, 600)
+        # within the window however small it is (1024×640) or large its text: the trappings scroll inside
+        room = self.window().size()
+        dlg.resize(min(900, room.width() - 40), min(600, room.height() - 40))
         col = QVBoxLayout(dlg)
         tabs = QTabWidget(dlg)
+        bar = GiveTabBar(tabs)
+        tabs.setTabBar(bar)
+        pages: list[QWidget] = []
+        members: list[str] = []
         for m in self.session.campaign.party:
-            tabs.addTab(self._inventory_page(m.id), m.name)
+            view = self._inventory_page(m.id)
+            act = getattr(view, "act", None)
+            if act is not None:
+                act.connect(lambda action, pages=pages: self._play_from_inventory(action, pages))
+            pages.append(view)
+            members.append(m.id)
+            page = QScrollArea()
+            page.setWidgetResizable(True)
+            page.setFrameShape(QFrame.Shape.NoFrame)
+            page.setWidget(view)
+            tabs.addTab(page, m.name)
+        bar.give_to = lambda index, tab: self._give_by_drop(members[tabs.currentIndex()], index, members[tab], pages)
         col.addWidget(tabs, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(dlg.reject)
         col.addWidget(buttons)
         self._inventory_dialog = dlg
-        dlg.exec()
-        self.refresh([])
+        self.inventory_tabs = tabs
+        self.inventory_pages = pages
+        return dlg
+
+    def _play_from_inventory(self, action: Action, pages: list[QWidget]) -> None:
+        self.play(action)
+        for view in pages:
+            refresh = getattr(view, "refresh", None)
+            if refresh is not None:
+                refresh()
+
+    def _give_by_drop(self, giver: str, index: int, receiver: str, pages: list[QWidget]) -> bool:
+        """The item ``index`` of ``giver`` dropped on ``receiver``'s tab: the engine's give action, if it has one
+        now (refused, with its reason in the status, if not)."""
+        if giver == receiver:
+            return False
+        give = next((a for a in self.session.actions() if a.kind == "give" and a.param("from") == giver
+                     and a.param("index") == index and a.target == receiver), None)  # fmt: skip
+        if give is None:
+            return False
+        if not give.available:
+            QMessageBox.information(self, "Not now", give.reason or "That cannot be given now.")
+            return False
+        self._play_from_inventory(give, pages)
+        return True
 
     def _inventory_page(self, member_id: str) -> QWidget:
         try:

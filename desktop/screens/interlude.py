@@ -48,8 +48,9 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.chances import haggle_odds, price_dice
-from desktop.theme import COLORS, serif_font
+from desktop.theme import COLORS, serif_font, sized
 from desktop.widgets.inventory import InventoryView
+from desktop.widgets.wrap_label import WrapLabel
 
 if TYPE_CHECKING:
     from desktop.session import Session
@@ -80,10 +81,9 @@ def _short(text: str, limit: int) -> str:
 
 
 def _label(text: str, role: str = "", wrap: bool = False) -> QLabel:
-    lab = QLabel(text)
+    lab = WrapLabel(text) if wrap else QLabel(text)  # a wrapped one keeps the height of its lines
     if role:
         lab.setProperty("role", role)
-    lab.setWordWrap(wrap)
     return lab
 
 
@@ -174,6 +174,7 @@ class InterludeView(QWidget):
         self._recent: list[str] = []
         self._sleep_shown = ""
         self._shop_scroll = 0
+        self._cards_cols = 0
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -268,6 +269,7 @@ class InterludeView(QWidget):
         frame = QFrame()
         frame.setProperty("role", "panel")
         frame.setObjectName("settlement_header")
+        frame.setProperty("wraps", True)  # its wrapped lines count in the least height of the view
         row = QHBoxLayout(frame)
         row.setContentsMargins(14, 8, 14, 8)
         row.setSpacing(18)
@@ -283,7 +285,7 @@ class InterludeView(QWidget):
         mid.setSpacing(2)
         self.event_label = _label("", "log", wrap=True)
         self.event_label.setObjectName("blacksalt_event")
-        self.event_label.setFont(serif_font(10.5, italic=True))
+        self.event_label.setFont(serif_font(sized(10.5), italic=True))
         self.event_label.setMinimumHeight(self.event_label.fontMetrics().lineSpacing() * 3 + 4)
         self.running = _label("", "gold", wrap=True)
         mid.addWidget(self.event_label)
@@ -351,6 +353,11 @@ class InterludeView(QWidget):
         super().resizeEvent(event)
         # beside the game's own log the "What happened" panel only repeats it: shown when there is room
         self.day_side.setVisible(event.size().width() >= 1150)
+        party = [m for m in self.session.campaign.party if m.adv.character.alive]
+        if self._step == "actions" and self._card_columns(len(party)) != self._cards_cols:
+            self._stale.add(TABS.index("Day"))  # the cards flow again at the new width
+            if self.tabs.currentIndex() == TABS.index("Day"):
+                self._tab_opened(TABS.index("Day"))
 
     # --- refresh ------------------------------------------------------------------------------------------------
 
@@ -408,7 +415,11 @@ class InterludeView(QWidget):
         self.day_box = QVBoxLayout(self.day_inner)
         self.day_box.setContentsMargins(0, 0, 0, 0)
         self.day_box.setSpacing(8)
-        body.addWidget(_scroll(self.day_inner), 3)
+        day_scroll = _scroll(self.day_inner)
+        day_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # the cards wrap instead
+        # one adventurer's card whole (its name, two rows of buttons) at any text size
+        day_scroll.setMinimumHeight(self.fontMetrics().lineSpacing() * 7 + 20)
+        body.addWidget(day_scroll, 3)
         side, side_lay = _panel()
         side.setMinimumWidth(220)
         side.setMaximumWidth(320)
@@ -425,6 +436,7 @@ class InterludeView(QWidget):
         bar.addWidget(self.day_note, 1)
         self.day_bar = QHBoxLayout()
         bar.addLayout(self.day_bar)
+        bar.setAlignment(self.day_bar, Qt.AlignmentFlag.AlignBottom)
         lay.addLayout(bar)
 
     def _steps_text(self, step: str) -> str:
@@ -475,7 +487,8 @@ class InterludeView(QWidget):
         cards.setHorizontalSpacing(8)
         cards.setVerticalSpacing(8)
         party = [m for m in c.party if m.adv.character.alive]
-        cols = 2 if len(party) == 4 and self.width() < 1000 else max(1, len(party))
+        cols = self._card_columns(len(party))
+        self._cards_cols = cols
         for n, m in enumerate(party):
             cards.addWidget(self._member_card(m, acts, st.plans.get(m.id, []) if st else []), n // cols, n % cols)
         self.day_box.addLayout(cards)
@@ -494,6 +507,14 @@ class InterludeView(QWidget):
         else:
             self.day_note.setText("Announce one action each, or first take a job, travel (Jobs) or spend insight "
                                   "(Roster): the party's choices come before anyone announces.")  # fmt: skip
+
+    def _card_columns(self, cards: int) -> int:
+        """As many adventurers' cards side by side as fit the day's width at the text size (at 1024 px or a large
+        text size they wrap onto rows that scroll down, never into a strip that scrolls sideways)."""
+        card = self.fontMetrics().averageCharWidth() * 34 + 40
+        room = self.day_page.width() - (self.day_side.width() + 10 if self.day_side.isVisible() else 0) - 30
+        fit = max(1, min(cards, room // card))
+        return 2 if cards == 4 and fit == 3 else fit  # four as two rows of two, not three and one
 
     def _purse_button(self, acts: list[Action]) -> QToolButton | None:
         """The party's purse (free, R183): share the silver evenly, or hand everyone's to one adventurer."""
@@ -1143,7 +1164,7 @@ class InterludeView(QWidget):
             hook, _, ideas = job.hook.partition("\n\n")
             text = _label(hook, "log", wrap=True)
             text.setTextFormat(Qt.TextFormat.PlainText)
-            text.setFont(serif_font(10))
+            text.setFont(serif_font(sized(10)))
             if ideas:
                 text.setToolTip(escape(ideas).replace("\n", "<br>"))
             lay.addWidget(text)

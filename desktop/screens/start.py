@@ -26,6 +26,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QBoxLayout,
     QFrame,
     QHBoxLayout,
     QHeaderView,
@@ -128,9 +129,10 @@ class StartScreen(QWidget):
 
         backdrop = _Backdrop(self)
         self._backdrop = backdrop
-        root = QHBoxLayout(self)
-        root.setContentsMargins(64, 48, 48, 36)
-        root.setSpacing(48)
+        root = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
+        self.root_layout = root
+        root.setContentsMargins(56, 32, 40, 28)
+        root.setSpacing(40)
 
         # --- left: the title and the menu ---
         left = QVBoxLayout()
@@ -148,7 +150,7 @@ class StartScreen(QWidget):
         subtitle = QLabel("The island keeps what the sea gives it.")
         subtitle.setProperty("role", "subtitle")
         left.addWidget(subtitle)
-        left.addSpacing(26)
+        left.addSpacing(18)
 
         self.continue_button = self._menu_button("Continue", "Ctrl+Return", primary=True)
         self.continue_button.clicked.connect(self._continue)
@@ -156,7 +158,7 @@ class StartScreen(QWidget):
         left.addWidget(self.continue_button)
         self.continue_label = QLabel("No campaign yet.")
         self.continue_label.setProperty("role", "muted")
-        self.continue_label.setWordWrap(False)
+        self.continue_label.setWordWrap(True)
         self.continue_label.setContentsMargins(4, 0, 0, 6)
         left.addWidget(self.continue_label)
         self.new_button = self._menu_button("New campaign", "Ctrl+N")
@@ -190,8 +192,15 @@ class StartScreen(QWidget):
         left.addWidget(credit)
         left_box = QWidget()
         left_box.setLayout(left)
-        left_box.setFixedWidth(520)
-        root.addWidget(left_box)
+        # the menu keeps its width beside the campaigns where there is room, and gives way at 1024 px (the
+        # campaigns once covered it: a fixed 520 px menu beside a panel that could not shrink)
+        title.ensurePolished()  # the hero font of the stylesheet, so the title is measured as it is drawn
+        subtitle.setWordWrap(True)  # italic runs past its measured width: wrapped, never cut
+        left_box.setMinimumWidth(max(340, 76 + 14 + title.sizeHint().width() + 8))
+        left_box.setMaximumWidth(520)
+        left_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self.menu_box = left_box
+        root.addWidget(left_box, 3)
 
         # --- right: the saved campaigns ---
         panel = QFrame()
@@ -252,12 +261,17 @@ class StartScreen(QWidget):
         self.folder_label = QLabel("")
         self.folder_label.setProperty("role", "muted")
         self.folder_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # a long path is cut, not a reason for the panel to push over the menu (its tooltip has it whole)
+        self.folder_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.folder_label.setMinimumWidth(40)
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.file_button)
         buttons.addSpacing(10)
         buttons.addWidget(self.folder_label, 1)
         pl.addLayout(buttons)
-        root.addWidget(panel, 1)
+        panel.setMinimumWidth(300)
+        self.campaigns_panel = panel
+        root.addWidget(panel, 4)
 
         QShortcut(QKeySequence("Ctrl+Return"), self, self._continue)
         QShortcut(QKeySequence(Qt.Key.Key_Return), self.table, self._open_selected)
@@ -285,6 +299,16 @@ class StartScreen(QWidget):
         return b
 
     def resizeEvent(self, event: QResizeEvent) -> None:
+        # the campaigns beside the menu where both fit, under it where they do not (large text at 1024 px)
+        m = self.root_layout.contentsMargins()
+        side = (self.menu_box.minimumWidth() + self.campaigns_panel.minimumWidth() + self.root_layout.spacing()
+                + m.left() + m.right())  # fmt: skip
+        holder = self.parentWidget()  # the window's scroll area's viewport: the room there is, not the screen's own
+        room = holder.width() if holder is not None else event.size().width()
+        want = QBoxLayout.Direction.LeftToRight if room >= side else QBoxLayout.Direction.TopToBottom
+        if self.root_layout.direction() != want:
+            self.root_layout.setDirection(want)
+            self.campaigns_panel.setMinimumHeight(0 if want == QBoxLayout.Direction.LeftToRight else 320)
         self._backdrop.setGeometry(self.rect())
         self._backdrop.lower()
         super().resizeEvent(event)

@@ -347,8 +347,8 @@ class CombatGrid(QWidget):
         c = lay.cell
         gold = QColor(COLORS["gold"])
         fill = QColor(gold)
-        fill.setAlpha(46)
-        p.setPen(QPen(QColor(gold.red(), gold.green(), gold.blue(), 150), 1, Qt.PenStyle.DashLine))
+        fill.setAlpha(90)  # the move range stands out from the floor (a faint dashed border was hard to see, #16.7)
+        p.setPen(QPen(QColor(gold.red(), gold.green(), gold.blue(), 210), max(1.5, c / 20)))
         p.setBrush(fill)
         for t in self._moves:
             p.drawRect(lay.rect(*t).adjusted(2, 2, -2, -2))

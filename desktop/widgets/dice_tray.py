@@ -443,6 +443,7 @@ class DiceTray(QDialog):
     def _clear_dice(self) -> None:
         for d in self.dice:
             self.dice_row.removeWidget(d)
+            d.hide()
             d.deleteLater()
         self.dice = []
         self._last_faces = []

@@ -12,6 +12,7 @@ Anywhere the engine offers no such action, the tiles stay where they are.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -41,6 +42,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QTabBar,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -416,6 +418,46 @@ class PlaceBox(QWidget):
             e.acceptProposedAction()
         else:
             e.ignore()
+
+
+class GiveTabBar(QTabBar):
+    """The inventory dialog's tabs, one per adventurer: an item dragged onto a companion's tab is given to them
+    (``give_to(index, tab)`` plays the engine's give action; False when there is none)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAcceptDrops(True)
+        self.give_to: Callable[[int, int], bool] | None = None
+
+    @staticmethod
+    def _index(mime: QMimeData) -> int | None:
+        if not mime.hasFormat(MIME):
+            return None
+        try:
+            return int(bytes(mime.data(MIME).data()).decode())
+        except ValueError:
+            return None
+
+    def dragEnterEvent(self, e: QDragEnterEvent) -> None:
+        if self._index(e.mimeData()) is not None:
+            e.acceptProposedAction()
+        else:
+            e.ignore()
+
+    def dragMoveEvent(self, e: QDragMoveEvent) -> None:
+        tab = self.tabAt(e.position().toPoint())
+        if tab >= 0 and tab != self.currentIndex() and self._index(e.mimeData()) is not None:
+            e.acceptProposedAction()
+        else:
+            e.ignore()
+
+    def dropEvent(self, e: QDropEvent) -> None:
+        index = self._index(e.mimeData())
+        tab = self.tabAt(e.position().toPoint())
+        if index is None or tab < 0 or self.give_to is None or not self.give_to(index, tab):
+            e.ignore()
+            return
+        e.acceptProposedAction()
 
 
 # --- the view -------------------------------------------------------------------------------------------------

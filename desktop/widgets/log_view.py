@@ -155,12 +155,16 @@ class LogView(QTextBrowser):
         if not rows:
             return
         html = "".join(event_html(k, t, d) for k, t, d in rows)
-        if self._count:
-            html = f"<hr style='color:{COLORS['border']}; background:{COLORS['border']}; height:1px;'>" + html
         cursor = self.textCursor()
         cursor.movePosition(QTextCursor.MoveOperation.End)
+        if self._count:
+            # a step begins on a new line a little below the last (a rule and an empty line after every step
+            # once spread one-line steps three lines apart)
+            cursor.insertBlock()
+            fmt = cursor.blockFormat()
+            fmt.setTopMargin(6)
+            cursor.setBlockFormat(fmt)
         cursor.insertHtml(html)
-        cursor.insertBlock()
         self._count += len(rows)
         self.scroll_to_end()
 

@@ -4,6 +4,7 @@ chronicle, closing and continuing, and the command line's top level.  Driven thr
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
@@ -224,7 +225,9 @@ def test_settings_change_restyles_the_window(qtbot, saves: Path) -> None:  # typ
     screen.text_size.setValue(26)  # 13 pt
     with qtbot.waitSignal(screen.changed, timeout=2000):
         pass
-    assert "31.2pt" in QApplication.instance().styleSheet()  # type: ignore[union-attr]
+    sheet = QApplication.instance().styleSheet()  # type: ignore[union-attr]
+    assert "16.2pt" in sheet  # headings: 1.25 × 13 pt
+    assert "31.2pt" not in sheet and "30.0pt" in sheet  # titles stop growing at 30 pt (#16.1)
     assert w.settings.text_size == 13.0
     assert Settings.load().text_size == 13.0
     screen.restore_defaults()
@@ -370,7 +373,12 @@ def test_cli_screenshots_is_dispatched(monkeypatch: pytest.MonkeyPatch, tmp_path
     import desktop.screenshots
     from desktop.cli import run
 
-    calls: list[tuple[Path, int | None]] = []
-    monkeypatch.setattr(desktop.screenshots, "main", lambda out, seed=None: calls.append((out, seed)) or 0)
+    calls: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(desktop.screenshots, "main", lambda out, seed=None, size=None, text_size=None, scale=None:
+                        calls.append((out, seed, size, text_size, scale)) or 0)  # fmt: skip
     assert run(["--screenshots", str(tmp_path), "--seed", "42"]) == 0
-    assert calls == [(tmp_path, 42)]
+    assert calls == [(tmp_path, 42, (1280, 720), None, None)]
+    # every screen at the sizes #16 asks for: 1024×640, text size 20, a 2560×1440 screen at twice the density
+    assert run(["--screenshots", str(tmp_path), "--size", "1024x640", "--text-size", "20", "--scale", "2"]) == 0
+    assert calls[-1] == (tmp_path, None, (1024, 640), 20.0, 2.0)
+    assert run(["--size", "1024x640"]) == 2  # only with --screenshots
