@@ -208,11 +208,13 @@ def magic_actions(gm: GM) -> list[Action]:
                     Action(
                         f"concentrate:{m.id}:{spell}",
                         "concentrate",
-                        f"{m.name}: concentrate to recall {spell}",
+                        f"{m.name}: concentrate to recall {spell} (INT "
+                        f"{odds(m.adv.character.test_spec(Attr.INT)).success:.0%}; a failure is a mishap)",
                         Cost(turns=1),
                         who=m.id,
                         params=(("spell", spell),),
-                        rule="Concentrate (1 turn): an INT test refreshes a forgotten spell.",
+                        rule="Concentrate (1 turn): an INT test refreshes a forgotten spell; a failure is a "
+                        "mishap.",
                     )
                 )
         prayers = m.adv.prayers
@@ -257,6 +259,8 @@ def recall(gm: GM, action: Action) -> None:
     assert book is not None
     spell = str(action.param("spell"))
     res = concentrate(book, spell, m.adv.character.test_spec(Attr.INT), gm.rng, gm.content.magic.spell_mishaps)
+    if res.test is not None:
+        gm.show_test(m, Attr.INT, f"recalling {spell}", res.test)
     if res.test is not None and res.test.verdict.fatigue:
         gm.fatigue(m, "concentrating", Attr.INT)
     if res.outcome is SpellOutcome.CAST:

@@ -1447,11 +1447,11 @@ def _road(gm: GM, days: int, reason: str) -> bool:
 
 def road_days(gm: GM, days: int) -> int:
     """The days to a dungeon, each way: a dungeon lies off the roads, where a party can get lost ("Navigating the
-    wilderness"); with a compass (an item whose rule is ``navigate``) a road of two days or more is one day shorter
-    (RULINGS R203).  The roads between settlements are roads: no compass shortens them."""
+    wilderness"); with a compass (an item whose rule is ``navigate``) the road is one day shorter (RULINGS R203:
+    a day's road is then close by).  The roads between settlements are roads: no compass shortens them."""
     compass = {i.name.lower() for i in gm.content.items.items if i.rule == "navigate"}
     has = any(i.name.lower() in compass for m in gm.alive() for i in m.adv.inventory.items)
-    return days - 1 if has and days >= 2 else days
+    return days - 1 if has and days >= 1 else days
 
 
 def go_on_expedition(gm: GM, location_id: str) -> None:

@@ -1685,10 +1685,10 @@ def _transmute(gm: GM, caster: Member) -> None:
     try:
         alchemy.brew(gm.content, caster, recipe)
     except RuleError:
-        gm.emit("transmute", f"{caster.name} mixes a {recipe.name.lower()}, but has no hand or bag free for it: "
+        gm.emit("transmute", f"{caster.name} mixes {_a(recipe.name.lower())}, but has no hand or bag free for it: "
                 "it is spilt.", who=caster.id)  # fmt: skip
         return
-    gm.emit("transmute", f"{caster.name} mixes {alchemy.mix_text(mix)} into a {recipe.name.lower()}: "
+    gm.emit("transmute", f"{caster.name} mixes {alchemy.mix_text(mix)} into {_a(recipe.name.lower())}: "
             f"{recipe.text}", who=caster.id, recipe=recipe.name)  # fmt: skip
 
 
@@ -1715,3 +1715,8 @@ def miracle(gm: GM, m: Member, special: str, row: object) -> None:
         gm.emit("doom", "The dungeon's wrath ebbs a little.", hidden=True)
     elif special == "":
         gm.apply_row(m, row, "a miracle")
+
+
+def _a(noun: str) -> str:
+    """``noun`` with its indefinite article: "an anti-poison tonic", "a tonic of bravery"."""
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"

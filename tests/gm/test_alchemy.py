@@ -152,3 +152,30 @@ def test_in_camp_transmute_is_a_free_action() -> None:
     events = gm.apply(act.id)
     assert m.adv.inventory.find("Healing tonic") is not None and any(e.kind == "transmute" for e in events)
     assert any(e.kind == "spell_test" for e in events) and gm.c.camp is not None and gm.c.camp.spent == spent
+
+
+def test_the_brew_is_told_with_its_article() -> None:
+    """"into a anti-poison tonic" (a playtest): the article follows the potion's name."""
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    m = gm.c.member(alchemist(gm))
+    alchemy.add_extract(m.adv.inventory, "water")
+    power = powers.handler("spell", "Transmute")
+    assert power is not None and power.outside is not None
+    start = len(gm.events)
+    power.outside(gm, m)
+    told = [e.text for e in gm.events[start:] if e.kind == "transmute"]
+    assert told and " into an anti-poison tonic" in told[0], told
+
+
+def test_recalling_a_spell_shows_its_odds_and_its_dice() -> None:
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = alchemist(gm)
+    book = gm.c.member(who).adv.spellbook
+    assert book is not None
+    book.forgotten.append("Transmute")
+    recall = next(a for a in gm.legal_actions() if a.kind == "concentrate")
+    assert "INT " in recall.label and "%" in recall.label and "mishap" in recall.label
+    events = gm.apply(recall)
+    assert any(e.kind == "test" and "recalling Transmute" in e.text for e in events), [e.text for e in events]
