@@ -18,27 +18,18 @@ EXIT_NOT_FOUND = 3
 EXIT_CONTENT = 4
 
 
-def _bounded(lo: int, hi: int, what: str) -> Any:
-    def parse(text: str) -> int:
+def _bounded(lo: float, hi: float, what: str, kind: type = int) -> Any:
+    """An argparse type: a number of ``kind`` (int or float) between ``lo`` and ``hi``, or a clear message."""
+    noun = "a whole number" if kind is int else "a number"
+    show = str if kind is int else (lambda v: f"{v:g}")
+
+    def parse(text: str) -> Any:
         try:
-            value = int(text)
+            value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}") from None
+            raise argparse.ArgumentTypeError(f"{what} must be {noun}, not {text!r}") from None
         if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"{what} must be between {lo} and {hi}, not {value}")
-        return value
-
-    return parse
-
-
-def _bounded_float(lo: float, hi: float, what: str) -> Any:
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be a number, not {text!r}") from None
-        if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"{what} must be between {lo:g} and {hi:g}, not {value:g}")
+            raise argparse.ArgumentTypeError(f"{what} must be between {show(lo)} and {show(hi)}, not {show(value)}")
         return value
 
     return parse
@@ -63,9 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the demo campaign's seed (with --screenshots)")  # fmt: skip
     p.add_argument("--size", dest="demo_size", type=_window_size, default=None, metavar="WxH",
                    help="the window's size for --screenshots (default 1280x720)")  # fmt: skip
-    p.add_argument("--text-size", dest="demo_text_size", type=_bounded_float(8.0, 20.0, "--text-size"), default=None,
+    p.add_argument("--text-size", dest="demo_text_size", type=_bounded(8.0, 20.0, "--text-size", float), default=None,
                    metavar="PT", help="the text size for --screenshots (8 to 20 points)")  # fmt: skip
-    p.add_argument("--scale", dest="demo_scale", type=_bounded_float(1.0, 4.0, "--scale"), default=None,
+    p.add_argument("--scale", dest="demo_scale", type=_bounded(1.0, 4.0, "--scale", float), default=None,
                    help="the screen's device pixel ratio for --screenshots (2: a high-density screen)")  # fmt: skip
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 

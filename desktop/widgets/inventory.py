@@ -380,12 +380,7 @@ class PlaceBox(QWidget):
     # --- drops ----------------------------------------------------------------------------------------------
 
     def _dragged(self, mime: QMimeData) -> int | None:
-        if not mime.hasFormat(MIME):
-            return None
-        try:
-            return int(bytes(mime.data(MIME).data()).decode())
-        except ValueError:
-            return None
+        return dragged_index(mime)
 
     def dragEnterEvent(self, e: QDragEnterEvent) -> None:
         index = self._dragged(e.mimeData())
@@ -420,6 +415,16 @@ class PlaceBox(QWidget):
             e.ignore()
 
 
+def dragged_index(mime: QMimeData) -> int | None:
+    """The index of the carried item a drag holds (None: not one of ours, or damaged)."""
+    if not mime.hasFormat(MIME):
+        return None
+    try:
+        return int(bytes(mime.data(MIME).data()).decode())
+    except ValueError:
+        return None
+
+
 class GiveTabBar(QTabBar):
     """The inventory dialog's tabs, one per adventurer: an item dragged onto a companion's tab is given to them
     (``give_to(index, tab)`` plays the engine's give action; False when there is none)."""
@@ -431,12 +436,7 @@ class GiveTabBar(QTabBar):
 
     @staticmethod
     def _index(mime: QMimeData) -> int | None:
-        if not mime.hasFormat(MIME):
-            return None
-        try:
-            return int(bytes(mime.data(MIME).data()).decode())
-        except ValueError:
-            return None
+        return dragged_index(mime)
 
     def dragEnterEvent(self, e: QDragEnterEvent) -> None:
         if self._index(e.mimeData()) is not None:
