@@ -382,7 +382,7 @@ def start(gm: GM, *, returning: bool) -> None:
     road = int(back.get("road_days", 0))
     if road:
         gm.emit("road_back", f"The road back from {back.get('title', 'the dungeon')} to {c.settlement}: {road} "
-                f"day(s), a ration each a day, as on the way there (R222).", days=road)  # fmt: skip
+                f"day(s), a ration each a day, as on the way there.", days=road)  # fmt: skip
         if not _road(gm, road, f"back from {back.get('title', 'the dungeon')}"):
             return
     gm.emit("interlude", f"The party is in {c.settlement} ({_size_name(gm)})." if not returning else
@@ -827,7 +827,8 @@ def _jobs(gm: GM, party_why: str | None) -> list[Action]:
         how += " (a day less with the compass)" if days < job.days else ""
         again = " (again)" if loc.visits else ""
         out.append(Action(f"expedition:{job.location}", "expedition",
-                          f"Go on an expedition{again}: {job.title} (level {job.level}, {job.bounty} silver{how})",
+                          f"Go on an expedition{again}: {job.title} (level {job.level}, {job.bounty} silver when its "
+                          f"master is dead{how})",
                           Cost(items=(f"{2 * days} ration(s) each, there and back",) if days else ()),
                           party_why is None,
                           party_why, target=job.location, params=(("days", days),),
@@ -1097,7 +1098,7 @@ def _proceed(gm: GM) -> None:
         return
     st.step = "sleep"
     gm.emit("evening", "Evening: the party may still set out (for a dungeon or another town), or stay the night: "
-            "hunger bites, then everyone sleeps (R224).")
+            "hunger bites, then everyone sleeps.")
 
 
 def _resolve(gm: GM, member: Member, kind: str, option: str) -> None:
@@ -1499,7 +1500,7 @@ def recruit(gm: GM) -> Member:
     gm.c.party.append(m)
     gm.c.stats.recruited += 1
     gm.emit("recruit", f"{m.name}, {adv.klass}, joins the party with their own kit, not for sale; their "
-            f"{coin} silver stay at home (R223).", who=m.id, silver_kept=coin)  # fmt: skip
+            f"{coin} silver stay at home.", who=m.id, silver_kept=coin)  # fmt: skip
     return m
 
 
@@ -1613,4 +1614,5 @@ def refresh_board(gm: GM) -> None:
     c.jobs = jobs
     interlude_state(gm).board_day = c.day
     gm.emit("jobs", f"The job board of {c.settlement}: " + "; ".join(f"{j.title} (level {j.level}, {j.bounty} silver)"
-            for j in jobs) + ".", jobs=[j.location for j in jobs])  # fmt: skip
+            for j in jobs) + ". A bounty is paid when the master of the place is dead.",
+            jobs=[j.location for j in jobs])  # fmt: skip

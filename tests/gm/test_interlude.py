@@ -1147,3 +1147,26 @@ def test_the_autoplay_sets_out_in_the_evening_when_ready() -> None:
     gm.apply("resolve")
     pick = interlude_policy.suggest(gm, gm.legal_actions())
     assert pick.kind == "expedition"
+
+
+def test_the_job_says_its_bounty_is_for_the_masters_death() -> None:
+    """A playtest learnt only at the kill that a bounty is paid for the master: the board and the job say so."""
+    gm = game()
+    events = gm.apply("begin")
+    board = next(e for e in events if e.kind == "jobs")
+    assert "when the master of the place is dead" in board.text
+    job = next(a for a in gm.legal_actions() if a.kind == "expedition")
+    assert "silver when its master is dead" in job.label
+
+
+def test_what_the_player_reads_names_no_ruling() -> None:
+    """Rulings are for whoever works on the game: the chronicle says what happens, not "(R222)" (#16.10)."""
+    import re
+
+    from rules.autoplay.simulate import run
+
+    seen: list[str] = []
+    run(load_content(), GeneratedDungeons(), seed=3, expeditions=2,
+        on_step=lambda gm, events: seen.extend(e.text for e in events if e.text))  # fmt: skip
+    named = [t for t in seen if re.search(r"\bR\d{2,3}\b|RULINGS", t)]
+    assert seen and not named, named[:5]
