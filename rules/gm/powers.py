@@ -415,8 +415,19 @@ def _cure(gm: GM, target: Member) -> None:
 
 
 def _cure_outside(gm: GM, caster: Member) -> None:
-    target = most_wounded(gm) or next((x for x in gm.alive() if "bleeding" in x.adv.character.afflictions), caster)
-    _cure(gm, target)
+    """The caster's player chooses whom it heals among the wounded and the bleeding: the bleeding first (they
+    lose fatigue every turn), then the most wounded, offered in that order (the GM-decides pick is the first).
+    The engine used to pick the most wounded, so a cleric healed their own scratches while a companion bled."""
+    ch = {m.id: m.adv.character for m in gm.alive()}
+    hurt = [m for m in gm.alive() if "bleeding" in ch[m.id].afflictions or any(ch[m.id].attrs[a].wounds for a in ATTRS)]
+    hurt.sort(key=lambda m: ("bleeding" not in ch[m.id].afflictions, -sum(ch[m.id].attrs[a].wounds for a in ATTRS)))
+    if len(hurt) <= 1:
+        _cure(gm, hurt[0] if hurt else caster)
+        return
+    names = [f"{m.name} ({'bleeding, ' if 'bleeding' in ch[m.id].afflictions else ''}"
+             f"{sum(ch[m.id].attrs[a].wounds for a in ATTRS)} wound(s))" for m in hurt]  # fmt: skip
+    pick = gm.decider.choose(gm, caster, f"{CURE}: whom does {caster.name} heal?", names)
+    _cure(gm, hurt[names.index(pick)])
 
 
 def _cure_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:

@@ -186,3 +186,33 @@ def test_hover_keeps_a_floor_trap_from_springing_under_the_wizard() -> None:
     assert powers.floats_over(gm, m, trap) and not powers.floats_over(gm, m, needle)
     exploration._trap_goes_off(gm, 0, m)
     assert not gm.room_state().traps[0].triggered
+
+
+def test_cure_light_wounds_asks_whom_and_offers_the_bleeding_first() -> None:
+    """A playtest: the cleric's prayer healed the cleric's own wounds while a companion bled (the engine picked
+    the most wounded).  Now the player chooses; the bleeding are offered first."""
+    from rules.attributes import Attr
+    from rules.gm.services import AutoDecider
+
+    asked: list[list[str]] = []
+
+    class Asked(AutoDecider):
+        def choose(self, gm: GM, member: object, prompt: str, options: list[str]) -> str:  # type: ignore[override]
+            if "whom" in prompt:
+                asked.append(options)
+            return super().choose(gm, member, prompt, options)  # type: ignore[arg-type]
+
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = caster(gm, prayer="Cure Light Wounds")
+    cleric, other = gm.c.member(who), gm.c.party[1]
+    cleric.adv.character.attrs[Attr.STR].wounds = 2
+    other.adv.character.attrs[Attr.DEX].wounds = 1
+    other.adv.character.afflictions.add("bleeding")
+    gm.decider = Asked()
+    gm.rng.seed(1)
+    gm.apply(f"pray:{who}:Cure Light Wounds")
+    assert asked, "the god did not answer: pick a seed where the PRE test succeeds"
+    assert asked[0][0].startswith(other.name) and "bleeding" in asked[0][0] and asked[0][1].startswith(cleric.name)
+    assert "bleeding" not in other.adv.character.afflictions and other.adv.character.attrs[Attr.DEX].wounds == 0
+    assert cleric.adv.character.attrs[Attr.STR].wounds == 2
