@@ -177,8 +177,10 @@ def _potions(content: Content) -> tuple[Item, ...]:
 
 
 def usable_items(content: Content) -> list[Item]:
-    """The items of the tables and the potions: what an adventurer may use."""
-    return [*content.items.items, *potions(content)]
+    """The items of the tables and the potions: what an adventurer may use, each name once (a potion the item
+    tables also sell, the Healing tonic, is the tables' entry)."""
+    seen = {i.name.lower() for i in content.items.items}
+    return [*content.items.items, *(p for p in potions(content) if p.name.lower() not in seen)]
 
 
 def potion(content: Content, name: str) -> Recipe | None:
