@@ -919,6 +919,10 @@ class InterludeView(QWidget):
 
         buys = [a for a in acts if a.kind == "buy"]
         extra = {(a.kind, a.target): a for a in acts if a.kind in ("haggle", "restock")}
+        gifts: dict[str, list[Action]] = {}  # ware -> buying it for each companion (#13: who buys for whom)
+        for a in acts:
+            if a.kind == "buy_for":
+                gifts.setdefault(a.target or "", []).append(a)
         wares = self._ware_info()
         if m is not None:
             inv = m.adv.inventory
@@ -930,11 +934,12 @@ class InterludeView(QWidget):
                                   "Prices hold until the next interlude.")  # fmt: skip
         names = tuple(a.target or "" for a in buys)
         more_cols = tuple(("haggle", n) in extra or ("restock", n) in extra for n in names)
-        key = (m.id if m is not None else "", names, more_cols)
+        key = (m.id if m is not None else "", names, more_cols, tuple(n in gifts for n in names))
         t = self.shop_table
         same = key == self._shop_key and t.rowCount() == len(buys)  # a buy: the same rows, updated in place
         if not same:
-            self._setup_table(["Item", "Kind", "Rarity", "In stock", "Price", "Note", "", ""], stretch=5, buttons=2)
+            self._setup_table(["Item", "Kind", "Rarity", "In stock", "Price", "Note", "", "", ""], stretch=5,
+                              buttons=3)  # fmt: skip
             t.setRowCount(len(buys))
         self._shop_key = key
         stock = self.session.campaign.interlude.stock if self.session.campaign.interlude else {}
@@ -963,8 +968,32 @@ class InterludeView(QWidget):
                 self._row_button(r, 7, more, label, reuse=same)
                 if more.kind == "haggle" and asked is not None and m is not None:
                     self._haggle_tip(r, more, m, rarity, asked)
+            self._gift_button(r, gifts.get(name, []), reuse=same)
         t.setColumnHidden(7, not extra)
-        self.shop_note.setText("Only the one at the market buys; the others shop when their own action comes.")
+        t.setColumnHidden(8, not gifts)
+        self.shop_note.setText("Only the one at the market buys (\u201cFor\u2026\u201d: for a companion, who keeps "
+                               "it); the others shop when their own action comes.")  # fmt: skip
+
+    def _gift_button(self, row: int, gifts: list[Action], *, reuse: bool) -> None:
+        """A row's "For…" button: a menu of the companions the shopper may buy the ware for, each greyed with
+        its reason when it cannot be (no silver, no room); a pick plays that buy_for action."""
+        holder = self.shop_table.cellWidget(row, 8) if reuse else None
+        b = holder.findChild(QPushButton) if holder is not None else None
+        if b is None:
+            b = QPushButton("For\u2026")
+            b.setCursor(Qt.CursorShape.PointingHandCursor)
+            b.setMenu(QMenu(b))
+            self._cell_button(row, 8, b)
+        menu = b.menu()
+        menu.clear()
+        for a in gifts:
+            who = self.session.campaign.member(str(a.param("for"))).name
+            item = menu.addAction(who if a.available else f"{who} \u2014 {a.reason}")
+            item.setEnabled(a.available)
+            item.setObjectName(f"action:{a.id}")
+            item.triggered.connect(lambda _=False, act=a: self._emit(act))
+        b.setEnabled(any(a.available for a in gifts))
+        b.setToolTip("Buy it for a companion: the shopper pays, the companion keeps it." if gifts else "")
 
     def _keeps_either(self, m: Member) -> bool:
         from rules.gm.interlude import _skill_flag

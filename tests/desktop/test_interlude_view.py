@@ -252,3 +252,31 @@ def test_a_closed_day_action_says_why_on_the_card(qtbot, view: InterludeView, mo
     view.refresh([])
     note = view.findChild(QLabel, f"closed:{m.id}")
     assert note is not None and "Sell: Nothing to sell." in note.text()
+
+
+def test_the_shop_buys_for_a_companion_from_a_rows_menu(qtbot, view: InterludeView) -> None:  # type: ignore[no-untyped-def]
+    """#13: the market asks who buys for whom — a row's "For…" menu lists the companions; a pick pays from the
+    shopper's purse and puts the ware in the companion's packs."""
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QPushButton
+
+    s = view.session
+    begin(qtbot, view)
+    view.tabs.setCurrentIndex(TABS.index("Shop"))
+    shopper = max(s.campaign.party, key=lambda m: m.adv.character.silver)
+    click(qtbot, view, f"shop:{shopper.id}")
+    view.tabs.setCurrentIndex(TABS.index("Day"))
+    click(qtbot, view, "resolve")
+    gift = next(a for a in s.actions() if a.kind == "buy_for" and a.available and a.cost.silver > 0)
+    other = s.campaign.member(str(gift.param("for")))
+    name = gift.target or ""
+    row = next(r for r in range(view.shop_table.rowCount()) if view.shop_table.item(r, 0).text() == name)
+    holder = view.shop_table.cellWidget(row, 8)
+    button = holder.findChild(QPushButton)
+    assert button is not None and button.isEnabled() and not view.shop_table.isColumnHidden(8)
+    entry = button.menu().findChild(QAction, f"action:{gift.id}")
+    assert entry is not None and entry.text() == other.name
+    silver, had = shopper.adv.character.silver, sum(i.count for i in other.adv.inventory.items if i.name == name)
+    entry.trigger()
+    qtbot.waitUntil(lambda: shopper.adv.character.silver == silver - gift.cost.silver, timeout=3000)
+    assert sum(i.count for i in other.adv.inventory.items if i.name == name) > had
