@@ -119,11 +119,9 @@ REPLAN_STEP = 0.2
 def plan(gm: GM, cs: CombatState) -> Course:
     """Fight on or leave: decided by playing both courses out, and kept in the combat state (so a resumed save
     keeps to it) until the fight turns (:data:`REPLAN_STEP`)."""
-    from rules.attributes import ATTRS
+    from rules.autoplay.player import party_strength
 
-    full = sum(m.adv.character.attrs[a].score for m in gm.alive() for a in ATTRS) or 1
-    left = sum(max(0, m.adv.character.attrs[a].available) for m in gm.active() for a in ATTRS)
-    key = f"{len(gm.active())}:{len(cs.active_foes())}:{int(left / full / REPLAN_STEP)}"
+    key = f"{len(gm.active())}:{len(cs.active_foes())}:{int(party_strength(gm) / REPLAN_STEP)}"
     if cs.plan_at == key and cs.plan:
         return cast(Course, cs.plan)
     stay = play_out(gm, None, "fight", PLAN_RUNS)

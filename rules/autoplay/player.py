@@ -107,7 +107,7 @@ BROKE_FLOOR = 0.3
 
 def broke(gm: GM) -> bool:
     """The party's silver would not buy a ration each."""
-    return sum(max(0, m.adv.character.silver) for m in gm.alive()) < BROKE_SILVER_EACH * len(gm.alive())
+    return gm.c.silver < BROKE_SILVER_EACH * len(gm.alive())
 
 
 def should_leave(gm: GM) -> bool:

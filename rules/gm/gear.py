@@ -112,7 +112,12 @@ def light_noun(name: str, *, article: bool = True) -> str:
     ``"torch"``)."""
     low = name.lower()
     one = _ONE_LIGHT.get(low, low)
-    return f"{'an' if one[:1] in 'aeiou' else 'a'} {one}" if article else one
+    return with_article(one) if article else one
+
+
+def with_article(noun: str) -> str:
+    """``noun`` with its indefinite article: "an anti-poison tonic", "a torch"."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
 def light_source(gm: GM, member: Member) -> str | None:

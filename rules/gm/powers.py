@@ -36,7 +36,7 @@ from rules.gm import combat_grid as grid
 from rules.gm.combat_foes import attack_of, flee, hurt_foe
 from rules.gm.combat_gear import WEAPON_SPELLS, Arm
 from rules.gm.combat_state import CombatState, Fighter, Foe, Tile
-from rules.gm.gear import carries, drink
+from rules.gm.gear import carries, drink, with_article
 from rules.gm.places import blocked, door_state, live_monsters, room_label
 from rules.gm.site import SiteLink, SiteTrap
 from rules.inventory import Carried
@@ -1696,10 +1696,10 @@ def _transmute(gm: GM, caster: Member) -> None:
     try:
         alchemy.brew(gm.content, caster, recipe)
     except RuleError:
-        gm.emit("transmute", f"{caster.name} mixes {_a(recipe.name.lower())}, but has no hand or bag free for it: "
-                "it is spilt.", who=caster.id)  # fmt: skip
+        gm.emit("transmute", f"{caster.name} mixes {with_article(recipe.name.lower())}, but has no hand or bag free "
+                "for it: it is spilt.", who=caster.id)  # fmt: skip
         return
-    gm.emit("transmute", f"{caster.name} mixes {alchemy.mix_text(mix)} into {_a(recipe.name.lower())}: "
+    gm.emit("transmute", f"{caster.name} mixes {alchemy.mix_text(mix)} into {with_article(recipe.name.lower())}: "
             f"{recipe.text}", who=caster.id, recipe=recipe.name)  # fmt: skip
 
 
@@ -1726,8 +1726,3 @@ def miracle(gm: GM, m: Member, special: str, row: object) -> None:
         gm.emit("doom", "The dungeon's wrath ebbs a little.", hidden=True)
     elif special == "":
         gm.apply_row(m, row, "a miracle")
-
-
-def _a(noun: str) -> str:
-    """``noun`` with its indefinite article: "an anti-poison tonic", "a tonic of bravery"."""
-    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
