@@ -950,7 +950,8 @@ def _market_actions(gm: GM) -> list[Action]:
         haggle_left = _skill_num(gm, m, "price_rerolls") - st.haggles.get(m.id, 0)
         restock_left = _skill_num(gm, m, "availability_rerolls") - st.restocks.get(m.id, 0)
         for ware in catalogue(gm.content).values():
-            price, why = price_of(gm, m, ware.name)
+            price, offered = price_of(gm, m, ware.name)
+            why = offered
             if price is not None and why is None:
                 if ch.silver < price:
                     why = f"Costs {price} silver; {m.name} has {ch.silver}."
@@ -959,7 +960,9 @@ def _market_actions(gm: GM) -> list[Action]:
             out.append(Action(f"buy:{ware.name}", "buy", f"{m.name} buys {ware.name} ({ware.rarity})"
                               + (f" for {price} silver" if price is not None else ""), Cost(silver=price or 0),
                               why is None, why, who=m.id, target=ware.name))  # fmt: skip
-            out += _buy_for_actions(gm, m, ware, price, why)
+            # buying for a companion: the shopper's purse, the companion's room (a full bag of one's own
+            # does not stop one from buying bread for a friend)
+            out += _buy_for_actions(gm, m, ware, price, offered)
             if haggle_left > 0 and price is not None and price > 0:
                 out.append(Action(f"haggle:{ware.name}", "haggle", f"{m.name} haggles over {ware.name}", Cost(),
                                   who=m.id, target=ware.name, rule="Re-roll the price of an item once."))  # fmt: skip

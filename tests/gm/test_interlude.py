@@ -541,6 +541,23 @@ def test_the_market_asks_who_buys_for_whom() -> None:
     assert f"buy_for:Torches:{buyer.id}" not in ids(gm)  # for oneself, it is a plain buy
 
 
+def test_a_full_bag_does_not_stop_buying_for_a_companion() -> None:
+    """The shopper's own room bars a plain buy, not one for a companion with room (seed 4 starved five days in
+    Yoros with 41 silver: the shopper's bag was full and every buy for the others said the shopper had no room)."""
+    gm = game()
+    begin(gm)
+    shop(gm)
+    buyer, other = gm.c.party[0], gm.c.party[1]
+    inv = buyer.adv.inventory
+    while inv.room_for(Carried(name="Stone", place="")) is not None:
+        inv.add(Carried(name="Stone", place=""))
+    mine, theirs = ids(gm)["buy:Ration"], ids(gm)[f"buy_for:Ration:{other.id}"]
+    assert not mine.available and mine.reason == f"{buyer.name} has no room for Ration."
+    assert theirs.available, theirs.reason
+    gm.apply(theirs.id)
+    assert any(i.name == "Ration" for i in other.adv.inventory.items)
+
+
 def test_haggle_rerolls_a_price_once() -> None:
     gm = game()
     begin(gm)
