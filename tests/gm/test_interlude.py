@@ -1187,3 +1187,34 @@ def test_what_the_player_reads_names_no_ruling() -> None:
         on_step=lambda gm, events: seen.extend(e.text for e in events if e.text))  # fmt: skip
     named = [t for t in seen if re.search(r"\bR\d{2,3}\b|RULINGS", t)]
     assert seen and not named, named[:5]
+
+
+def test_the_autoplay_shopper_with_a_full_bag_buys_food_for_a_companion() -> None:
+    """#14: a shopper whose bag is full buys the party's rations for whoever has room (seed 4: five days hungry
+    in Yoros with 41 silver, the shopper leaving the market empty-handed each day)."""
+    gm = game()
+    for m in gm.c.party:
+        m.adv.inventory.items = [i for i in m.adv.inventory.items if i.name != "Ration"]
+    begin(gm)
+    shop(gm)
+    buyer, other = gm.c.party[0], gm.c.party[1]
+    buyer.adv.character.silver = 40
+    inv = buyer.adv.inventory
+    while inv.room_for(Carried(name="Stone", place="")) is not None:
+        inv.add(Carried(name="Stone", place=""))
+    pick = interlude_policy.suggest(gm, gm.legal_actions())
+    assert pick.kind == "buy_for" and pick.param("for") == other.id, pick.label
+
+
+def test_the_autoplay_sells_gear_found_in_a_dungeon_that_it_does_not_use() -> None:
+    """Found gear (it carries a value) that the party does not use is sold with the loot: a second shovel, a
+    dagger in the bag; found oil, bandages and what is worn or wielded are kept, and so is what was bought."""
+    gm = game()
+    m = gm.c.party[0]
+    found = give(m, "Shovel or pickaxe", value=6, rarity="common")
+    oil = give(m, "Oil", value=3, rarity="common")
+    bought = give(m, "Rope", rarity="common")
+    assert interlude_policy.for_sale(gm, found)
+    assert not interlude_policy.for_sale(gm, oil) and not interlude_policy.for_sale(gm, bought)
+    found.equipped = True
+    assert not interlude_policy.for_sale(gm, found)
