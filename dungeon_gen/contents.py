@@ -51,6 +51,12 @@ PRICE = {"free": "0", "common": "1d6", "uncommon": "2 + 2d6", "valuable": "3 x 2
          "exotic": "10 x 4d6"}  # fmt: skip
 RANK = {"free": 0, "common": 0, "uncommon": 1, "valuable": 2, "rare": 3, "exotic": 4}
 
+#: The share of a room's groups that expect the party (the rest can be surprised or sneaked past), RULINGS R228:
+#: the author's sample dungeon has 4 of its 9 room groups on level 1 waiting for intruders (the cadaver behind
+#: the door, the barricaded goblins, the husks by the stairs, the screamer in the tunnel); the frogs, the praying
+#: corpses, the feeding leeches and husks and the goblin camp are caught unawares.
+AWARE_SHARE = 0.45
+
 
 @dataclass(frozen=True)
 class LevelPlan:
@@ -314,7 +320,7 @@ def _monsters(plan: LevelPlan, shape: RoomShape, rng: Random, occupied: set[tupl
     first = max(first, min(most, round(room / level)))
     groups = [(entry.monster, first), *escort]
     out = []
-    aware = rng.random() < 0.7
+    aware = rng.random() < AWARE_SHARE
     note = fill(rng.choice(entry.doing), values, rng) if entry.doing else ""
     for monster, count in groups:
         tiles = _tiles(shape, rng, count, occupied)
