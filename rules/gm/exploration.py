@@ -261,7 +261,8 @@ def enter(gm: GM, location_id: str, depth: int = 1, road_days: int = 0) -> None:
                                       start_day=gm.c.day - road_days, combats_before=gm.c.stats.combats,
                                       fallen_before=len(gm.c.fallen), silver_before=gm.c.silver,
                                       dice_before=sum(max(0, m.adv.character.attrs[a].available)
-                                                      for m in gm.alive() for a in ATTRS))  # fmt: skip
+                                                      for m in gm.alive() for a in ATTRS),
+                                      carried_in=_valued(gm))  # fmt: skip
     gm.c.phase = Phase.EXPLORATION
     gm.c.interlude = None
     loc.visits += 1
@@ -435,9 +436,30 @@ def leave(gm: GM) -> None:
     gm.procedures.start_interlude(gm)
 
 
+def _valued(gm: GM) -> dict[str, int]:
+    """Name -> count of the things with a value the party carries."""
+    out: dict[str, int] = {}
+    for m in gm.alive():
+        for i in m.adv.inventory.items:
+            if i.value > 0:
+                out[i.name] = out.get(i.name, 0) + i.count
+    return out
+
+
 def _summary(gm: GM, exp: ExpeditionState) -> dict[str, object]:
     """What the expedition came to, as the party walks out (the interlude adds the road back and the bounty)."""
-    loot = [(i.name, i.count, i.value * i.count) for m in gm.alive() for i in m.adv.inventory.items if i.value > 0]
+    # what was found on this expedition: the valued things carried out, less those carried in (unsold loot of an
+    # earlier expedition is not this one's)
+    left = dict(exp.carried_in)
+    loot = []
+    for m in gm.alive():
+        for i in m.adv.inventory.items:
+            if i.value <= 0:
+                continue
+            old = min(i.count, left.get(i.name, 0))
+            left[i.name] = left.get(i.name, 0) - old
+            if i.count > old:
+                loot.append((i.name, i.count - old, i.value * (i.count - old)))
     loc = gm.location()
     return {
         "location": exp.location,

@@ -1569,13 +1569,15 @@ def party_strength(gm: GM) -> int:
 
 def _tidy_board(gm: GM) -> None:
     gm.c.jobs = [j for j in gm.c.jobs if j.location in gm.c.locations and not gm.c.locations[j.location].cleared]
-    if len(gm.c.jobs) < JOBS_MIN:
-        refresh_board(gm)
+    fresh = [j for j in gm.c.jobs if not gm.c.locations[j.location].visits]
+    if len(gm.c.jobs) < JOBS_MIN or not fresh:
+        refresh_board(gm)  # new work when the board runs short, or holds only places the party has been (R229)
 
 
 def refresh_board(gm: GM) -> None:
     """New jobs: 3-5 dungeons of different themes around the party's strength.  Dungeons the party has
-    entered and not cleared stay on the board."""
+    entered and not cleared stay on the board besides them (R229: before, they took the new jobs' places, and a
+    party that had entered five dungeons without killing a master was offered nothing new ever again)."""
 
     c = gm.c
     keep = [j for j in c.jobs if j.location in c.locations and c.locations[j.location].visits
@@ -1583,7 +1585,7 @@ def refresh_board(gm: GM) -> None:
     for j in c.jobs:
         if j not in keep and j.location in c.locations and not c.locations[j.location].visits:
             del c.locations[j.location]
-    want = max(JOBS_MIN, JOBS_MIN + gm.rng.randrange(JOBS_MAX - JOBS_MIN + 1)) - len(keep)
+    want = JOBS_MIN + gm.rng.randrange(JOBS_MAX - JOBS_MIN + 1)
     used = {j.theme for j in keep}
     strength = party_strength(gm)
     offsets = (0, -1, 1, 0, 1)

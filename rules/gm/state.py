@@ -161,6 +161,7 @@ class ExpeditionState:
     fallen_before: int = 0  # len(campaign.fallen) when the expedition began
     silver_before: int = 0  # the party's silver when it set out
     dice_before: int = 0  # the party's available dice when it came in (how strong it set out)
+    carried_in: dict[str, int] = field(default_factory=dict)  # valued things (name -> count) brought in: not loot
 
 
 @dataclass

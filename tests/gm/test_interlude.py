@@ -867,6 +867,20 @@ def test_a_visited_dungeon_stays_on_the_board() -> None:
     assert kept.id in {j.location for j in gm.c.jobs}
 
 
+def test_new_work_appears_beside_the_dungeons_the_party_has_been_in() -> None:
+    """R229: the dungeons entered and not cleared stay on the board, and new ones are offered beside them (they
+    took the new jobs' places: a party that had been in every dungeon on the board was offered nothing new)."""
+    gm = game()
+    begin(gm)
+    for job in gm.c.jobs:
+        gm.c.locations[job.location].visits = 1
+    been = {j.location for j in gm.c.jobs}
+    interlude._tidy_board(gm)
+    fresh = [j for j in gm.c.jobs if j.location not in been]
+    assert been <= {j.location for j in gm.c.jobs}
+    assert interlude.JOBS_MIN <= len(fresh) <= interlude.JOBS_MAX
+
+
 def test_a_save_in_the_middle_of_the_market_resumes_exactly() -> None:
     gm = game()
     feed(gm)
@@ -1146,6 +1160,28 @@ def test_the_expedition_summary_and_the_passage_line() -> None:
     events = sleep_streets(gm)
     day = next(e for e in events if e.kind == "day")
     assert f"{gm.c.goal_silver - gm.c.silver} to go" in day.text and day.data["goal"] == gm.c.goal_silver
+
+
+def test_the_summary_counts_only_what_this_expedition_found() -> None:
+    """Unsold loot carried in from an earlier expedition is not this one's (a wine found once was in the
+    summary of three expeditions running): only what was picked up on the way is "loot carried out"."""
+    gm = game(party=2)
+    feed(gm, 10)
+    begin(gm)
+    m = gm.c.party[0]
+    m.adv.inventory.add(Carried("Wine", "", value=14, rarity="valuable"))
+    job = next((j for j in gm.c.jobs if j.days == 0), gm.c.jobs[0])
+    job.days = 0
+    gm.apply(f"expedition:{job.location}")
+    m.adv.inventory.add(Carried("Silver chalice", "", value=30, rarity="valuable"))
+    from rules.gm import exploration
+
+    gm.c.phase = Phase.EXPLORATION
+    gm.c.combat = None
+    gm.events = []
+    exploration.leave(gm)
+    s = next(e for e in gm.events if e.kind == "expedition_summary")
+    assert s.data["loot"] == [["Silver chalice", 1, 30]] and s.data["loot_value"] == 30
 
 
 def test_the_blacksalt_event_roll_is_the_books() -> None:
