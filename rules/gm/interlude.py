@@ -48,6 +48,7 @@ from rules.gm.gear import use_up
 from rules.gm.state import InterludeState, Job, LocationState, Member, Phase, SettlementState
 from rules.gm.table import ActionTable
 from rules.inventory import TORSO, Carried, Inventory
+from rules.odds import odds
 from rules.settlement import RARITIES, doom_state, roll_availability, roll_price
 
 if TYPE_CHECKING:
@@ -941,8 +942,13 @@ def _market_actions(gm: GM) -> list[Action]:
         return [Action("done", "done", "Leave the market")]
     ch = m.adv.character
     if st.market_kind == "sell":
+        act = _action_entry(gm, "sell")
+        attr = Attr(act.test_attr or "PRE")
+        chance = odds(ch.test_spec(attr)).success
         for i, item, rarity in sellable(gm, m):
-            label = f"{m.name} sells {item.name} ({rarity}" + (f", valued {item.value}" if item.value else "") + ")"
+            lower = RARITIES[max(RARITIES.index("common"), RARITIES.index(rarity) - 1)]
+            label = (f"{m.name} sells {item.name} ({rarity}" + (f", valued {item.value}" if item.value else "")
+                     + f"; {attr.value} {chance:.0%}" + (f", else priced as {lower})" if lower != rarity else ")"))
             out.append(Action(f"sell_item:{i}", "sell_item", label, Cost(), who=m.id, target=item.name,
                               params=(("index", i),), rule=_action_entry(gm, "sell").text))  # fmt: skip
     else:

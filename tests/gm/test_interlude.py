@@ -448,6 +448,11 @@ def test_selling_with_a_failed_pre_test_downgrades_the_rarity() -> None:
     # PRE 2 rolls 2 and 2: a failure; sold as uncommon (2 + 2d6): 3 + 4 -> 9
     dice(gm, 2, 2, 3, 4)
     cup = next(a for a in gm.legal_actions() if a.kind == "sell_item" and a.target == "Gilded cup")
+    # the value and the exact odds of the PRE test are said before it is made (#14)
+    from rules.odds import odds
+
+    chance = odds(m.adv.character.test_spec(Attr.PRE)).success
+    assert cup.label.endswith(f"(valuable, valued 30; PRE {chance:.0%}, else priced as uncommon)"), cup.label
     events = gm.apply(cup)
     assert any(e.kind == "downgrade" and e.data["now"] == "uncommon" for e in events)
     assert m.adv.character.silver == 20 + 9
