@@ -987,6 +987,67 @@ def _next_enemy_round(cs: CombatState) -> int:
     return cs.round if cs.phase == "fast" else cs.round + 1
 
 
+# --- attack modes: what a manoeuvre made as an attack changes, a handler per mode -----------------------------
+
+
+@dataclass(frozen=True)
+class AttackMode:
+    """What an attack made with a manoeuvre (``mode``, its name in lower case) changes, at the moments
+    :func:`attack` asks: the wounds of a hit (``wounds``, before armour), after a hit (``hit``, with whether the
+    enemy was up before it), after a miss (``missed``), and whether the weapon leaves the hand (``thrown``).  A
+    mode with no handler only names the attack."""
+
+    key: str
+    wounds: Callable[[GM, CombatState, Fighter, Foe, int], int] | None = None
+    hit: Callable[[GM, CombatState, Fighter, Member, Foe, bool], None] | None = None
+    missed: Callable[[GM, CombatState, Fighter, Member, Foe], None] | None = None
+    thrown: bool = False
+
+
+#: The attack modes that change the blow, by mode.  Adding one is a handler and a ``register_attack_mode`` line.
+ATTACK_MODES: dict[str, AttackMode] = {}
+
+
+def register_attack_mode(mode: AttackMode) -> AttackMode:
+    if mode.key in ATTACK_MODES:
+        raise ValueError(f"attack mode {mode.key!r} already has a handler")
+    ATTACK_MODES[mode.key] = mode
+    return mode
+
+
+def _reckless(gm: GM, cs: CombatState, f: Fighter, foe: Foe, wounds: int) -> int:
+    """Reckless attack: one wound more, and the attacker is open until their next turn."""
+    f.reckless = True
+    return wounds + 1
+
+
+def _clean_kill(gm: GM, cs: CombatState, f: Fighter, foe: Foe, wounds: int) -> int:
+    """Clean kill: double wounds on an immobilised enemy."""
+    return wounds * 2 if _immobile(cs, foe) else wounds
+
+
+def _incapacitating(gm: GM, cs: CombatState, f: Fighter, foe: Foe, wounds: int) -> int:
+    """Incapacitating strike: at most one wound, and the enemy loses its next turn."""
+    foe.immobilized_round = core.next_enemy_round(cs)
+    return min(wounds, 1)
+
+
+def _glorious_hit(gm: GM, cs: CombatState, f: Fighter, who: Member, foe: Foe, was_alive: bool) -> None:
+    if was_alive and not foe.active and not cs.active_foes():
+        _glorious(gm, who)
+
+
+def _glorious_miss(gm: GM, cs: CombatState, f: Fighter, who: Member, foe: Foe) -> None:
+    gm.fatigue(who, "a failed glorious finish", Attr.PRE)
+
+
+register_attack_mode(AttackMode("reckless attack", wounds=_reckless))
+register_attack_mode(AttackMode("clean kill", wounds=_clean_kill))
+register_attack_mode(AttackMode("incapacitating strike", wounds=_incapacitating))
+register_attack_mode(AttackMode("glorious finish", hit=_glorious_hit, missed=_glorious_miss))
+register_attack_mode(AttackMode("wing it", thrown=True))  # a melee weapon thrown: it lands by the target
+
+
 def attack(
     gm: GM,
     cs: CombatState,
@@ -1001,7 +1062,9 @@ def attack(
     extra_dice: int = 0,
     extra_disadvantage: int = 0,
 ) -> bool:
-    """An adventurer's attack on an enemy; returns True on a hit."""
+    """An adventurer's attack on an enemy; returns True on a hit.  ``mode``, the manoeuvre it is made with, names
+    it in the test's reason; its handler in :data:`ATTACK_MODES`, if it has one, changes the blow."""
+    way = ATTACK_MODES.get(mode)
     m = core.sheet(gm, foe.monster)
     ch = who.adv.character
     atk = attack_with or arm.attack
@@ -1052,8 +1115,8 @@ def attack(
             face = d(gm.rng, 6)
             if face == 1:  # "If you miss, roll a d6, on a 1 you hit yourself with 1 wound."
                 core.hurt_member(gm, cs, f, who, 1, "the flail swings back", from_attack=False)
-        if mode == "glorious finish":
-            gm.fatigue(who, "a failed glorious finish", Attr.PRE)
+        if way is not None and way.missed is not None:
+            way.missed(gm, cs, f, who, foe)
         return False
     wounds = atk.wounds(crit)
     effects = atk.effects_on(crit)
@@ -1061,14 +1124,8 @@ def attack(
         wounds += 1  # Cold blood: "you cause one extra wound"
     if fury:
         wounds += 1
-    if mode == "reckless attack":
-        wounds += 1
-        f.reckless = True
-    if mode == "clean kill" and _immobile(cs, foe):
-        wounds *= 2
-    if mode == "incapacitating strike":
-        wounds = min(wounds, 1)
-        foe.immobilized_round = core.next_enemy_round(cs)
+    if way is not None and way.wounds is not None:
+        wounds = way.wounds(gm, cs, f, foe, wounds)
     gm.emit("hit_foe", f"{who.name} hits {core.label(foe)}" + (" — a critical hit!" if crit else "."), who=who.id,
             foe=foe.id, critical=crit)  # fmt: skip
     was_alive = foe.active
@@ -1077,8 +1134,8 @@ def attack(
         pre=Attr.PRE in atk.attributes, impact=arm.impact, ignore_resist=backstab,
     )  # fmt: skip
     _weapon_on_hit(gm, cs, f, who, arm, foe, wounds, dealt)
-    if mode == "glorious finish" and was_alive and not foe.active and not cs.active_foes():
-        _glorious(gm, who)
+    if way is not None and way.hit is not None:
+        way.hit(gm, cs, f, who, foe, was_alive)
     return True
 
 
@@ -1087,7 +1144,8 @@ powers.FIGHT_ATTACK = attack
 
 def _after_throw(gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, foe: Foe, mode: str) -> None:
     """A thrown weapon or item leaves the hand: a usage die for supplies, else it lands by the target."""
-    if not (arm.thrown or mode == "wing it"):
+    way = ATTACK_MODES.get(mode)
+    if not (arm.thrown or (way is not None and way.thrown)):
         return
     name = arm.item or arm.key.split(" (")[0]
     item = next((i for i in who.adv.inventory.items if i.name == name), None)
