@@ -28,6 +28,7 @@ from rules.attributes import ATTRS, Attr
 from rules.character import Condition
 from rules.checks import RuleError
 from rules.gm import camp, combat, encounters, exploration_use, freeform, powers, rearrange
+from rules.gm import item_rules as _item_rules  # noqa: F401  (registers the item rules played here)
 from rules.gm.events import Action, Cost
 from rules.gm.gear import (
     burn,
@@ -42,14 +43,13 @@ from rules.gm.gear import (
 )
 from rules.gm.places import (
     blocked,
-    by_map,
     door_state,
     found_hidden,
     key_for,
     live_monsters,
-    mapper,
     move_cost,
     room_label,
+    secret_found,
 )
 from rules.gm.rearrange import free_action
 from rules.gm.services import best
@@ -566,7 +566,6 @@ def _way_actions(gm: GM) -> list[Action]:
             )
         if link.door == "locked" and not (door.unlocked or door.broken):
             key = key_for(gm, link)
-            picks = carrying(gm, "Lockpicking tools")
             out.append(
                 Action(
                     f"unlock:{link.id}",
@@ -578,30 +577,8 @@ def _way_actions(gm: GM) -> list[Action]:
                     target=str(link.id),
                 )
             )
-            out.append(
-                Action(
-                    f"pick:{link.id}",
-                    "pick",
-                    f"Pick the lock of the door to room {target} (DEX)",
-                    _turn_cost(1),
-                    picks is not None and not threat,
-                    "Needs lockpicking tools." if picks is None else "Not with enemies here." if threat else None,
-                    target=str(link.id),
-                )
-            )
-        if link.spikeable and not door.spiked and (door.opened or door.broken or link.door in ("wooden", "iron")):
-            spikes = carrying(gm, "Iron spikes")
-            out.append(
-                Action(
-                    f"spike:{link.id}",
-                    "spike",
-                    f"Spike the door to room {target}",
-                    _turn_cost(1),
-                    spikes is not None and not threat,
-                    "Needs iron spikes." if spikes is None else "Not with enemies here." if threat else None,
-                    target=str(link.id),
-                )
-            )
+        for rule in powers.ITEM_RULES.values():  # what the party's items do at a door: pick, spike (item_rules)
+            out += rule.door(gm, link, threat) if rule.door is not None else []
     barred = _barred(gm)
     for to_depth, to_room in gm.room().stairs:
         out.append(
@@ -623,10 +600,9 @@ def _move(gm: GM, action: Action) -> None:
     exp = _exp(gm)
     target = int(action.target or 0)
     link = next(lk for lk in gm.site_level().links_of(exp.room) if lk.other(exp.room) == target)
-    drawn = mapper(gm) if by_map(gm, link, target) else None
-    if drawn is not None:  # the way back is on the map (drawing tools, RULINGS R203): its usage die is rolled
-        gm.emit("map", f"{drawn[0].name} follows the map back: no turn spent.", who=drawn[0].id)
-        use_up(gm, drawn[0], drawn[1])
+    for rule in powers.ITEM_RULES.values():  # what the party's items do as it moves: the map back (item_rules)
+        if rule.moved is not None:
+            rule.moved(gm, link, target)
     door_state(gm, link).opened = True
     turns = action.cost.turns
     came = exp.room
@@ -664,31 +640,6 @@ def _unlock(gm: GM, action: Action) -> None:
     link = _link(gm, action)
     door_state(gm, link).unlocked = True
     gm.emit("door", "The key turns.", link=link.id)
-
-
-@TABLE.applies("pick")
-def _pick(gm: GM, action: Action) -> None:
-    link = _link(gm, action)
-    found = carrying(gm, "Lockpicking tools")
-    assert found is not None
-    m, tools = found
-    roll = gm.test(m, Attr.DEX, "picking the lock")
-    use_up(gm, m, tools)
-    if roll.verdict.success:
-        door_state(gm, link).unlocked = True
-        gm.emit("door", "The lock gives.", link=link.id)
-    end_turn(gm, 1, "picking a lock")
-
-
-@TABLE.applies("spike")
-def _spike(gm: GM, action: Action) -> None:
-    link = _link(gm, action)
-    found = carrying(gm, "Iron spikes")
-    assert found is not None
-    use_up(gm, found[0], found[1])
-    door_state(gm, link).spiked = True
-    gm.emit("door", "The door is spiked in place.", link=link.id)
-    end_turn(gm, 1, "spiking a door")
 
 
 # --- the room: its living, its loot, its secrets and traps ---------------------------------------------------
@@ -744,7 +695,7 @@ def _room_actions(gm: GM) -> list[Action]:
             "Enemies are here." if threat else "Already searched." if st.searched else None,
         )
     )
-    tool = carrying(gm, "3 meter pole")
+    tool = powers.tool_for(gm, "look_for_traps")
     skilled = [m for m in gm.active() if m.adv.character.has_skill("Infiltration")]
     can_look = bool(skilled) or tool is not None
     out.append(
@@ -1125,62 +1076,26 @@ def _search(gm: GM) -> None:
         return
     found = hidden if roll.verdict.great_success else hidden[:1]
     for i in found:
-        _secret_found(gm, i)
+        secret_found(gm, i)
 
 
-def _secret_found(gm: GM, i: int) -> None:
-    """The room's secret ``i`` is found (a secret door opens the way it hides)."""
-    st = gm.room_state()
-    st.secrets_found.append(i)
-    s = gm.room().secrets[i]
-    gm.emit("secret", f"Found: {s.text}", secret=s.kind)
-    if s.kind == "door" and s.reveals.startswith("connection "):
-        link_id = int(s.reveals.split()[1])
-        link = next(lk for lk in gm.site_level().links if lk.id == link_id)
-        door_state(gm, link).found = True
-        door_state(gm, link).opened = True
-
-
-def _ashes(gm: GM) -> tuple[Member, Carried] | None:
-    names = {i.name.lower() for i in gm.content.items.items if i.rule == "identify_or_reveal"}
-    return next(((m, i) for m in gm.active() for i in m.adv.inventory.items if i.name.lower() in names), None)
+# --- what the party's items are for: a handler per item rule (rules.gm.item_rules, powers.ITEM_RULES) -------------
+# Listed last, as the room's item actions always were; at doors and on moves above; the pole's looking for traps
+# in the room's actions.
 
 
 @TABLE.lister
-def _ashes_actions(gm: GM) -> list[Action]:
-    """Ashes of insight, quick: "reveals something invisible" — what the room hides from the eye (RULINGS R203)."""
-    found = _ashes(gm)
-    if found is None:
-        return []
-    m, item = found
-    return [Action(f"ashes:{m.id}", "ashes", f"{m.name}: scatter the {item.name.lower()} (reveal what is hidden here)",
-                   Cost(), who=m.id, params=(("item", item.name),),
-                   rule=f"{item.name} (quick): reveals something invisible — every secret and hidden trap of this "
-                   "room shows. Used up.")]  # fmt: skip
+def _item_rule_actions(gm: GM) -> list[Action]:
+    return [a for r in powers.ITEM_RULES.values() if r.room is not None for a in r.room(gm)]
 
 
-@TABLE.applies("ashes")
-def _scatter_ashes(gm: GM, action: Action) -> None:
-    found = _ashes(gm)
-    if found is None:
-        raise RuleError("no ashes of insight to scatter")
-    m, item = found
-    room, st = gm.room(), gm.room_state()
-    gm.emit("ashes", f"{m.name} scatters the {item.name.lower()}: they settle on what the eye cannot see.", who=m.id)
-    use_up(gm, m, item)
-    shown = 0
-    for i in range(len(room.secrets)):
-        if i not in st.secrets_found:
-            _secret_found(gm, i)
-            shown += 1
-    for i, ts in enumerate(st.traps):
-        if not (ts.found or ts.triggered or ts.disarmed):
-            ts.found = True
-            shown += 1
-            trap = room.traps[i]
-            gm.emit("traps", f"The ashes outline a trap: {trap.text} ({trap.clue})", trap=trap.name)
-    if not shown:
-        gm.emit("ashes", "The ashes settle evenly: nothing here is hidden.", who=m.id)
+@TABLE.applies(*(kind for r in powers.ITEM_RULES.values() if r.apply is not None for kind in r.kinds))
+def _item_rule(gm: GM, action: Action) -> None:
+    rule = next(r for r in powers.ITEM_RULES.values() if action.kind in r.kinds)
+    assert rule.apply is not None
+    turns = rule.apply(gm, action)
+    if turns:
+        end_turn(gm, turns, rule.doing)
 
 
 def _look_for_traps(gm: GM) -> None:
