@@ -500,28 +500,35 @@ def _allies_close(gm: GM, cs: CombatState, f: Fighter) -> list[tuple[Fighter, Me
 
 
 @_for_fighter
-def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
-    out: list[Action] = []
-    ch = who.adv.character
-    inv = who.adv.inventory
-    # defend and dodge
+def _guard_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """Defend (with a shield) and dodge."""
     held = shield_of(gm, who)
     reason = None if held is not None else "Needs a shield."
     if reason is None and f.shield >= core.MAX_SHIELD:
         reason = f"Already {core.MAX_SHIELD} shield tokens."
     label = f"{who.name}: defend" + (f" ({held[1].name}: {held[1].tokens} shield tokens)" if held else "")
-    out.append(offer(f"defend:{f.id}", "defend", label, f, reason=reason, rule=RULES["defend"]))
+    out = [offer(f"defend:{f.id}", "defend", label, f, reason=reason, rule=RULES["defend"])]
     reason = f"Can't dodge with the {held[1].name}." if held is not None and held[1].no_dodge else None
     out.append(offer(f"dodge:{f.id}", "dodge", f"{who.name}: dodge (DEX)", f, DODGE_ACTIONS, reason=reason,
                     rule=RULES["dodge"]))  # fmt: skip
-    # grabbed: break free
-    if f.grabbed_by is not None:
-        rule = "Use all actions to test STR to break free, or take 1 wound."
-        out.append(offer(f"break_free:{f.id}", "break_free", f"{who.name}: break free (all actions, STR)", f,
-                        max(1, f.actions), rule=rule))  # fmt: skip
-    # quick items
+    return out
+
+
+@_for_fighter
+def _break_free_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    if f.grabbed_by is None:
+        return []
+    rule = "Use all actions to test STR to break free, or take 1 wound."
+    return [offer(f"break_free:{f.id}", "break_free", f"{who.name}: break free (all actions, STR)", f,
+                  max(1, f.actions), rule=rule)]  # fmt: skip
+
+
+@_for_fighter
+def _quick_item_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """A quick item (a tonic, bandages) on oneself or an ally Close."""
+    out: list[Action] = []
     for entry in alchemy.usable_items(gm.content):
-        if "quick" not in entry.tags or not entry.effects or inv.find(entry.name) is None:
+        if "quick" not in entry.tags or not entry.effects or who.adv.inventory.find(entry.name) is None:
             continue
         for g, m in [(f, who), *_allies_close(gm, cs, f)]:
             whom = "themself" if g is f else m.name
@@ -529,11 +536,17 @@ def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
             out.append(offer(f"item:{f.id}:{entry.name}:{g.id}", "item", f"{who.name}: use {entry.name} on {whom}",
                             f, target=g.id, reason=reason, params=(("item", entry.name),), rule=entry.text,
                             items=(entry.name,)))  # fmt: skip
-    # allies
+    return out
+
+
+@_for_fighter
+def _ally_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """For an ally Close: stabilise the dying, help the collapsed up, or help one who can act."""
+    out: list[Action] = []
     for g, m in _allies_close(gm, cs, f):
         mch = m.adv.character
         if mch.condition is Condition.MORTALLY_WOUNDED:
-            kit = next((n for n in stabilisers(gm.content) if inv.find(n) is not None), None)
+            kit = next((n for n in stabilisers(gm.content) if who.adv.inventory.find(n) is not None), None)
             out.append(offer(f"stabilise:{f.id}:{g.id}", "stabilise", f"{who.name}: stabilise {m.name}", f,
                             target=g.id, reason=None if kit else "Needs a first aid kit or a medical supply.",
                             params=(("item", kit or ""),), rule=RULES["stabilise"],
@@ -542,22 +555,38 @@ def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
             out.append(offer(f"help_up:{f.id}:{g.id}", "help_up", f"{who.name}: help {m.name} up", f, target=g.id,
                             rule="A collapsed adventurer gets up when an ally helps (an action)."))  # fmt: skip
         elif mch.can_act:
-            reason = None
-            if "sleepy" in ch.afflictions:
-                reason = "Sleepy: can't help friends."
-            elif "paranoid" in mch.traumas:
-                reason = f"{m.name} is paranoid: can't receive help."
-            elif g.helped_by is not None:
-                reason = f"{m.name} already has help."
             out.append(offer(f"help:{f.id}:{g.id}", "help", f"{who.name}: help {m.name}", f, HELP_ACTIONS,
-                            target=g.id, reason=reason, rule=RULES["help"]))  # fmt: skip
+                            target=g.id, reason=_why_not_help(who, g, m), rule=RULES["help"]))  # fmt: skip
+    return out
+
+
+def _why_not_help(who: Member, g: Fighter, m: Member) -> str | None:
+    if "sleepy" in who.adv.character.afflictions:
+        return "Sleepy: can't help friends."
+    if "paranoid" in m.adv.character.traumas:
+        return f"{m.name} is paranoid: can't receive help."
+    if g.helped_by is not None:
+        return f"{m.name} already has help."
+    return None
+
+
+@_for_fighter
+def _detach_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """Pull off what clings to oneself or an ally Close (worms, a leech)."""
+    out: list[Action] = []
     for g, m in [(f, who), *_allies_close(gm, cs, f)]:
         leech = next((e for e in cs.active_foes() if e.attached == g.id), None)
         if g.worms or leech is not None:
             whom = "themself" if g is f else m.name
             out.append(offer(f"detach:{f.id}:{g.id}", "detach", f"{who.name}: pull off what clings to {whom}", f,
                             target=g.id, rule="Removing an attached creature takes 1 action."))  # fmt: skip
-    # equipment
+    return out
+
+
+@_for_fighter
+def _equipment_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """Take a carried weapon in hand; pick up what lies on one's tile or next to it."""
+    out: list[Action] = []
     for item in {i.name: i for i in spare_weapons(gm, who)}.values():  # two clubs: one choice
         out.append(offer(f"equip:{f.id}:{item.name}", "equip", f"{who.name}: take the {item.name} in hand", f,
                         params=(("item", item.name),), rule=RULES["item"]))  # fmt: skip
@@ -566,7 +595,6 @@ def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
             out.append(offer(f"pickup:{f.id}:{i}", "pickup", f"{who.name}: pick up the {drop.item.name}", f,
                             params=(("index", i),), rule=RULES["item"]))  # fmt: skip
     return out
-
 
 
 @_for_fighter

@@ -513,86 +513,64 @@ def _link(gm: GM, action: Action) -> SiteLink:
 
 @TABLE.lister
 def _way_actions(gm: GM) -> list[Action]:
+    """At each door of the room, in turn: going through, what the closed door itself offers, and what the party's
+    items do there (:mod:`rules.gm.item_rules`: pick the lock, spike it)."""
     exp = _exp(gm)
     threat = _threat(gm)
     out: list[Action] = []
     for link in gm.site_level().links_of(exp.room):
-        target = link.other(exp.room)
         why = blocked(gm, link)
         if why == "hidden":
             continue
-        door = door_state(gm, link)
-        cost = move_cost(gm, link, target)
-        way = "archway" if link.door == "archway" else f"{link.door} door"
-        label = f"Go to {room_label(gm, target)} through the {way}"
-        reason = why
-        if encounters.barring(gm) and target != exp.came_from:
-            reason = reason or "Enemies bar the way: fight, parley, or go back the way you came."
-        out.append(
-            Action(
-                f"move:{target}",
-                "move",
-                label,
-                _turn_cost(cost),
-                reason is None,
-                reason,
-                target=str(target),
-                rule="Move (1 turn); free back to an explored room nearby.",
-            )
-        )
-        if link.door == "stuck" and not (door.opened or door.broken):
-            out.append(
-                Action(
-                    f"force:{link.id}",
-                    "force",
-                    f"Force the stuck door to room {target} (STR, noisy)",
-                    _turn_cost(1),
-                    not threat,
-                    "Not with enemies here." if threat else None,
-                    target=str(link.id),
-                )
-            )
-        if link.door == "barricaded" and not (door.opened or door.broken):
-            out.append(
-                Action(
-                    f"break:{link.id}",
-                    "break",
-                    f"Break through the barricade to room {target} (STR, noisy)",
-                    _turn_cost(1),
-                    not threat,
-                    "Not with enemies here." if threat else None,
-                    target=str(link.id),
-                )
-            )
-        if link.door == "locked" and not (door.unlocked or door.broken):
-            key = key_for(gm, link)
-            out.append(
-                Action(
-                    f"unlock:{link.id}",
-                    "unlock",
-                    f"Unlock the door to room {target} with its key",
-                    Cost(),
-                    key is not None,
-                    None if key else "You have not found its key.",
-                    target=str(link.id),
-                )
-            )
-        for rule in powers.ITEM_RULES.values():  # what the party's items do at a door: pick, spike (item_rules)
+        out.append(_go_through(gm, link, why))
+        out += _door_actions(gm, link, threat)
+        for rule in powers.ITEM_RULES.values():
             out += rule.door(gm, link, threat) if rule.door is not None else []
-    barred = _barred(gm)
-    for to_depth, to_room in gm.room().stairs:
-        out.append(
-            Action(
-                f"stairs:{to_depth}",
-                "stairs",
-                f"Take the stairs {'down' if to_depth > exp.depth else 'up'} to level {to_depth}",
-                _turn_cost(1),
-                not barred,
-                "Enemies are here." if barred else None,
-                params=(("room", to_room),),
-            )
-        )
     return out
+
+
+def _go_through(gm: GM, link: SiteLink, why: str | None) -> Action:
+    exp = _exp(gm)
+    target = link.other(exp.room)
+    cost = move_cost(gm, link, target)
+    way = "archway" if link.door == "archway" else f"{link.door} door"
+    reason = why
+    if encounters.barring(gm) and target != exp.came_from:
+        reason = reason or "Enemies bar the way: fight, parley, or go back the way you came."
+    return Action(f"move:{target}", "move", f"Go to {room_label(gm, target)} through the {way}", _turn_cost(cost),
+                  reason is None, reason, target=str(target),
+                  rule="Move (1 turn); free back to an explored room nearby.")  # fmt: skip
+
+
+#: A shut door's kinds that force or break open (STR, noisy): the action's kind and what it says.
+_FORCED = {"stuck": ("force", "Force the stuck door"), "barricaded": ("break", "Break through the barricade")}
+
+
+def _door_actions(gm: GM, link: SiteLink, threat: bool) -> list[Action]:
+    """A shut door's own ways: force a stuck one or break a barricade (STR, noisy), unlock a locked one with its
+    key."""
+    door = door_state(gm, link)
+    target = link.other(_exp(gm).room)
+    if link.door in _FORCED and not (door.opened or door.broken):
+        kind, what = _FORCED[link.door]
+        return [Action(f"{kind}:{link.id}", kind, f"{what} to room {target} (STR, noisy)", _turn_cost(1), not threat,
+                       "Not with enemies here." if threat else None, target=str(link.id))]  # fmt: skip
+    if link.door == "locked" and not (door.unlocked or door.broken):
+        key = key_for(gm, link)
+        why = None if key else "You have not found its key."
+        return [Action(f"unlock:{link.id}", "unlock", f"Unlock the door to room {target} with its key", Cost(),
+                       key is not None, why, target=str(link.id))]  # fmt: skip
+    return []
+
+
+@TABLE.lister
+def _stairs_actions(gm: GM) -> list[Action]:
+    exp = _exp(gm)
+    barred = _barred(gm)
+    return [Action(f"stairs:{to_depth}", "stairs",
+                   f"Take the stairs {'down' if to_depth > exp.depth else 'up'} to level {to_depth}", _turn_cost(1),
+                   not barred, "Enemies are here." if barred else None, params=(("room", to_room),))
+            for to_depth, to_room in gm.room().stairs]  # fmt: skip
 
 
 @TABLE.applies("move")
@@ -646,85 +624,51 @@ def _unlock(gm: GM, action: Action) -> None:
 
 
 @TABLE.lister
-def _room_actions(gm: GM) -> list[Action]:
-    room = gm.room()
-    st = gm.room_state()
+def _fight_actions(gm: GM) -> list[Action]:
+    """The room's living: attack them, or meet them (parley, bribe: :mod:`rules.gm.encounters`)."""
     monsters = live_monsters(gm)
+    if not monsters:
+        return []
+    surprise = "" if any(g.aware for g in monsters) else " (they have not noticed you: surprise)"
+    fight = Action("fight", "fight", "Attack " + ", ".join(f"{g.count} {g.monster}" for g in monsters) + surprise,
+                   _turn_cost(1), rule="Start combat (1 turn); unaware enemies: no initiative, all fast.")  # fmt: skip
+    return [fight, *encounters.actions(gm)]
+
+
+@TABLE.lister
+def _loot_actions(gm: GM) -> list[Action]:
+    room, st = gm.room(), gm.room_state()
     threat = _threat(gm)
-    out: list[Action] = []
-    if monsters:
-        out.append(
-            Action(
-                "fight",
-                "fight",
-                "Attack "
-                + ", ".join(f"{g.count} {g.monster}" for g in monsters)
-                + ("" if any(g.aware for g in monsters) else " (they have not noticed you: surprise)"),
-                _turn_cost(1),
-                rule="Start combat (1 turn); unaware enemies: no initiative, all fast.",
-            )
-        )
-        out += encounters.actions(gm)
-    loot_left = [
-        i for i, x in enumerate(room.loot) if i not in st.loot_taken and (not x.hidden or found_hidden(gm, i))
-    ]
-    out.append(
-        Action(
-            "loot",
-            "loot",
-            f"Loot {room.name}",
-            _turn_cost(1),
-            bool(loot_left) and not threat,
-            "Enemies are here."
-            if threat
-            else None
-            if loot_left
-            else "Nothing left to take here."
-            if st.loot_taken
-            else "Nothing of value in sight.",
-            rule="Loot (1 turn): only where it is safe. If there is a trap, you may fall for it.",
-        )
-    )
-    out.append(
-        Action(
-            "search",
-            "search",
-            "Search for secrets (INT)",
-            _turn_cost(1),
-            not threat and not st.searched,
-            "Enemies are here." if threat else "Already searched." if st.searched else None,
-        )
-    )
+    left = [i for i, x in enumerate(room.loot) if i not in st.loot_taken and (not x.hidden or found_hidden(gm, i))]
+    why = ("Enemies are here." if threat else None if left else "Nothing left to take here." if st.loot_taken
+           else "Nothing of value in sight.")  # fmt: skip
+    return [Action("loot", "loot", f"Loot {room.name}", _turn_cost(1), bool(left) and not threat, why,
+                   rule="Loot (1 turn): only where it is safe. If there is a trap, you may fall for it.")]  # fmt: skip
+
+
+@TABLE.lister
+def _search_actions(gm: GM) -> list[Action]:
+    st = gm.room_state()
+    threat = _threat(gm)
+    return [Action("search", "search", "Search for secrets (INT)", _turn_cost(1), not threat and not st.searched,
+                   "Enemies are here." if threat else "Already searched." if st.searched else None)]  # fmt: skip
+
+
+@TABLE.lister
+def _trap_actions(gm: GM) -> list[Action]:
+    """Look for traps (the Infiltration skill, or a tool an item rule names: the 3 meter pole); disarm those found."""
+    room, st = gm.room(), gm.room_state()
+    threat = _threat(gm)
     tool = powers.tool_for(gm, "look_for_traps")
-    skilled = [m for m in gm.active() if m.adv.character.has_skill("Infiltration")]
-    can_look = bool(skilled) or tool is not None
-    out.append(
-        Action(
-            "traps",
-            "look_for_traps",
-            "Look for traps (INT)",
-            _turn_cost(1),
-            can_look and not threat,
-            "Needs the Infiltration skill or a tool such as a 3 meter pole."
-            if not can_look
-            else "Enemies are here."
-            if threat
-            else None,
-            rule="Look for traps (1 turn): INT test; critical failure sets them off.",
-        )
-    )
+    can_look = any(m.adv.character.has_skill("Infiltration") for m in gm.active()) or tool is not None
+    why = ("Needs the Infiltration skill or a tool such as a 3 meter pole." if not can_look
+           else "Enemies are here." if threat else None)  # fmt: skip
+    out = [Action("traps", "look_for_traps", "Look for traps (INT)", _turn_cost(1), can_look and not threat, why,
+                  rule="Look for traps (1 turn): INT test; critical failure sets them off.")]  # fmt: skip
     for i, (trap, tst) in enumerate(zip(room.traps, st.traps, strict=True)):
         if tst.found and not (tst.disarmed or tst.triggered):
-            out.append(
-                Action(
-                    f"disarm:{i}",
-                    "disarm",
-                    f"Disarm the {trap.name} ({disarm_attr(trap).value})",
-                    _turn_cost(1),
-                    not threat,
-                    "Enemies are here." if threat else None,
-                )
-            )
+            out.append(Action(f"disarm:{i}", "disarm", f"Disarm the {trap.name} ({disarm_attr(trap).value})",
+                              _turn_cost(1), not threat, "Enemies are here." if threat else None))  # fmt: skip
     return out
 
 
