@@ -22,6 +22,7 @@ neutral) let the party pass but not loot.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rules.attributes import ATTRS, Attr
@@ -64,49 +65,6 @@ if TYPE_CHECKING:
     from rules.gm.services import GM
 
 NOISY = 1  # doom for forcing a door or breaking a barricade
-
-
-# --- rooms and doors ---------------------------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-# --- who does it --------------------------------------------------------------------------------------
-
-
-
-
-
-
-
-
-# --- the light ---------------------------------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # --- the turn ------------------------------------------------------------------------------------------
@@ -162,73 +120,122 @@ def end_turn(gm: GM, turns: int, reason: str) -> None:
 # --- doom and omens ----------------------------------------------------------------------------------------
 
 
+#: The doom steps that bring enemies: even as the party leaves, they come (and find no one, R184).
+ARRIVALS = ("wandering_group", "monsters_appear", "final_fight")
+
+
 def fire_doom(gm: GM, step: SiteDoomStep) -> None:
-    """Run a doom step's event."""
+    """Run a doom step's event: its handler in :data:`DOOM_EVENTS`, by the step's kind."""
     exp = gm.c.expedition
     if exp is None:
         return
-    kind = step.kind
-    if exp.leaving and kind not in ("wandering_group", "monsters_appear", "final_fight"):
+    if exp.leaving and step.kind not in ARRIVALS:
         # R221: whatever the doom of leaving wakes happens behind the party, not on its doorstep
         gm.emit("too_late", "Behind the party, the dungeon shifts; it will be worse when they come back.",
-                event=kind)  # fmt: skip
+                event=step.kind)  # fmt: skip
         return
-    if kind in ("wandering_group", "monsters_appear", "final_fight"):
-        groups = list(step.monsters)
-        if kind == "wandering_group":
-            group = next((g for g in gm.site_level().wanderers if g.name == step.group), None)
-            groups = list(group.monsters) if group else groups
-        if exp.leaving:  # R184: they come to where the noise was, and find the party gone
-            if groups:
-                names = ", ".join(f"{n} {m}" for m, n in groups)
-                gm.emit("too_late", f"Behind the party, {names} come to see who woke them, and find no one.",
-                        monsters=[list(g) for g in groups])  # fmt: skip
-            return
-        if kind == "wandering_group" and encounters.arrive(gm, groups, f"doom: {step.group or 'wanderers'}"):
-            return  # they have a mind, and no wish to fight: they keep their distance (or help)
-        if kind == "final_fight":
-            groups = _with_the_master(gm, groups)
-        if groups:
-            _enemies_arrive(gm, groups, f"doom: {step.group or kind.replace('_', ' ')}")
-    elif kind == "lights_snuffed":
-        for m in gm.alive():
-            snuff(gm, m, "a sudden wind", keep=True)
-    elif kind == "ceiling_collapse" and step.attack:
-        attack = parse_attack(step.attack)
-        for m in list(gm.alive()):
-            roll = gm.test(
-                m,
-                attack.attributes[0],
-                "the ceiling falls",
-                disadvantage=int(attack.modifier is not None and attack.modifier.value == "disadvantage"),
-            )
-            v = roll.verdict
-            if not v.success:
-                wounds = attack.wounds(v.critical_failure)
-                gm.harm(
-                    m,
-                    wounds,
-                    "falling stones",
-                    effects=attack.effects_on(v.critical_failure),
-                    from_attack=True,
-                    impact=True,
-                )
-    elif kind == "ambush_dice":
-        exp.ambush_dice += max(1, step.dice)
-    elif kind == "boss_hunts":
-        exp.boss_hunts = True
-    elif kind == "decay_doubled":
-        exp.decay_doubled = True
-    elif kind == "affliction" and step.affliction:
+    handler = DOOM_EVENTS.get(step.kind)
+    if handler is not None:
+        handler(gm, exp, step)
+
+
+def _too_late(gm: GM, exp: ExpeditionState, groups: list[tuple[str, int]]) -> bool:
+    """R184: those the doom brings come to where the noise was, and find the party gone."""
+    if not exp.leaving:
+        return False
+    if groups:
+        names = ", ".join(f"{n} {m}" for m, n in groups)
+        gm.emit("too_late", f"Behind the party, {names} come to see who woke them, and find no one.",
+                monsters=[list(g) for g in groups])  # fmt: skip
+    return True
+
+
+def _doom_fight(gm: GM, step: SiteDoomStep, groups: list[tuple[str, int]]) -> None:
+    if groups:
+        _enemies_arrive(gm, groups, f"doom: {step.group or step.kind.replace('_', ' ')}")
+
+
+def _wanderers(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    group = next((g for g in gm.site_level().wanderers if g.name == step.group), None)
+    groups = list(group.monsters) if group else list(step.monsters)
+    if _too_late(gm, exp, groups) or encounters.arrive(gm, groups, f"doom: {step.group or 'wanderers'}"):
+        return  # (a group with a mind and no wish to fight keeps its distance, or helps)
+    _doom_fight(gm, step, groups)
+
+
+def _monsters_appear(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    groups = list(step.monsters)
+    if not _too_late(gm, exp, groups):
+        _doom_fight(gm, step, groups)
+
+
+def _final_fight(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    groups = list(step.monsters)
+    if not _too_late(gm, exp, groups):
+        _doom_fight(gm, step, _with_the_master(gm, groups))
+
+
+def _lights_snuffed(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    for m in gm.alive():
+        snuff(gm, m, "a sudden wind", keep=True)
+
+
+def _ceiling_collapse(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    if not step.attack:
+        return
+    attack = parse_attack(step.attack)
+    dis = int(attack.modifier is not None and attack.modifier.value == "disadvantage")
+    for m in list(gm.alive()):
+        v = gm.test(m, attack.attributes[0], "the ceiling falls", disadvantage=dis).verdict
+        if not v.success:
+            crit = v.critical_failure
+            gm.harm(m, attack.wounds(crit), "falling stones", effects=attack.effects_on(crit), from_attack=True,
+                    impact=True)  # fmt: skip
+
+
+def _ambush_dice(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    exp.ambush_dice += max(1, step.dice)
+
+
+def _boss_hunts(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    exp.boss_hunts = True
+
+
+def _decay_doubled(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    exp.decay_doubled = True
+
+
+def _doom_affliction(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    if step.affliction:
         for m in gm.alive():
             gm.afflict(m, step.affliction, "doom")
-    elif kind == "flood":
-        for m in list(gm.alive()):
-            if m.lit in ("Torches", "Candles"):
-                snuff(gm, m, "the water")
-            gm.fatigue(m, "wading", Attr.STR)
-    elif kind == "seal_exit":
-        exp.exit_sealed = True
+
+
+def _flood(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    for m in list(gm.alive()):
+        if m.lit in ("Torches", "Candles"):
+            snuff(gm, m, "the water")
+        gm.fatigue(m, "wading", Attr.STR)
+
+
+def _seal_exit(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    exp.exit_sealed = True
+
+
+#: What each kind of doom step does, by the kind the dungeon's doom table names (``SiteDoomStep.kind``).
+DOOM_EVENTS: dict[str, Callable[[GM, ExpeditionState, SiteDoomStep], None]] = {
+    "wandering_group": _wanderers,
+    "monsters_appear": _monsters_appear,
+    "final_fight": _final_fight,
+    "lights_snuffed": _lights_snuffed,
+    "ceiling_collapse": _ceiling_collapse,
+    "ambush_dice": _ambush_dice,
+    "boss_hunts": _boss_hunts,
+    "decay_doubled": _decay_doubled,
+    "affliction": _doom_affliction,
+    "flood": _flood,
+    "seal_exit": _seal_exit,
+}
 
 
 def _enemies_arrive(gm: GM, groups: list[tuple[str, int]], source: str) -> None:
