@@ -1093,7 +1093,6 @@ def attack(
     """An adventurer's attack on an enemy; returns True on a hit.  ``mode``, the manoeuvre it is made with, names
     it in the test's reason; its handler in :data:`ATTACK_MODES`, if it has one, changes the blow."""
     way = ATTACK_MODES.get(mode)
-    m = core.sheet(gm, foe.monster)
     ch = who.adv.character
     atk = attack_with or arm.attack
     if attack_with is None and arm.close_attack is not None and grid.close(f.tile, foe.tile):
@@ -1108,16 +1107,7 @@ def attack(
     if fury:
         extra_dice += 3
     attr = attr_override or max(attrs, key=lambda a: (ch.available(a, in_combat=True), -attrs.index(a)))
-    adv = 1 if atk.modifier is Modifier.ADVANTAGE else 0
-    dis = (1 if atk.modifier is Modifier.DISADVANTAGE else 0) + extra_disadvantage
-    if "disadvantage_to_hit" in core.rules_of(m):
-        dis += 1
-    if foe.tricked_round >= cs.round:
-        adv += 1  # Dirty tricks: "Any ally attacking this enemy has advantage."
-    if core.lasting(cs, foe, "Bonedance"):
-        adv += 1  # "All tests made against that creature are made with advantage."
-    if foe.tile in cs.night and f.id != cs.night_by:
-        dis += 1  # Black night: "can't see" into it; "The wizard can see normally through the darkness."
+    adv, dis = _edge(gm, cs, f, foe, atk, extra_disadvantage)
     offered = foe.dodge + (0 if arm.ignore_shields else foe.shield)
     reason = f"attacking {core.label(foe)} with the {arm.name}" + (f" ({mode})" if mode else "")
     if arm.silver:
@@ -1138,13 +1128,7 @@ def attack(
     if arm.reload and arm.key not in f.unloaded:
         f.unloaded.append(arm.key)
     if not hit:
-        gm.emit("miss", f"{who.name} misses {core.label(foe)}.", who=who.id, foe=foe.id)
-        if "flail_self_hit" in arm.rules:
-            face = d(gm.rng, 6)
-            if face == 1:  # "If you miss, roll a d6, on a 1 you hit yourself with 1 wound."
-                core.hurt_member(gm, cs, f, who, 1, "the flail swings back", from_attack=False)
-        if way is not None and way.missed is not None:
-            way.missed(gm, cs, f, who, foe)
+        _miss(gm, cs, f, who, arm, foe, way)
         return False
     wounds = atk.wounds(crit)
     effects = atk.effects_on(crit)
@@ -1168,6 +1152,31 @@ def attack(
 
 
 powers.FIGHT_ATTACK = attack
+
+
+def _edge(gm: GM, cs: CombatState, f: Fighter, foe: Foe, atk: Attack, extra_disadvantage: int) -> tuple[int, int]:
+    """The advantage and disadvantage of ``f``'s attack on ``foe``: the notation's, the enemy's, the fight's."""
+    adv = 1 if atk.modifier is Modifier.ADVANTAGE else 0
+    dis = (1 if atk.modifier is Modifier.DISADVANTAGE else 0) + extra_disadvantage
+    if "disadvantage_to_hit" in core.rules_of(core.sheet(gm, foe.monster)):
+        dis += 1
+    if foe.tricked_round >= cs.round:
+        adv += 1  # Dirty tricks: "Any ally attacking this enemy has advantage."
+    if core.lasting(cs, foe, "Bonedance"):
+        adv += 1  # "All tests made against that creature are made with advantage."
+    if foe.tile in cs.night and f.id != cs.night_by:
+        dis += 1  # Black night: "can't see" into it; "The wizard can see normally through the darkness."
+    return adv, dis
+
+
+def _miss(gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, foe: Foe, way: AttackMode | None) -> None:
+    gm.emit("miss", f"{who.name} misses {core.label(foe)}.", who=who.id, foe=foe.id)
+    if "flail_self_hit" in arm.rules:
+        face = d(gm.rng, 6)
+        if face == 1:  # "If you miss, roll a d6, on a 1 you hit yourself with 1 wound."
+            core.hurt_member(gm, cs, f, who, 1, "the flail swings back", from_attack=False)
+    if way is not None and way.missed is not None:
+        way.missed(gm, cs, f, who, foe)
 
 
 def _after_throw(gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, foe: Foe, mode: str) -> None:
