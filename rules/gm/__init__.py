@@ -16,7 +16,8 @@ layer                  modules
 facade                 ``engine``: :class:`~rules.gm.engine.GM` with the procedures wired in, the
                        step (``legal_actions``, ``apply``, ``fork``); what clients import
 interlude              ``interlude``: days in a settlement, the market, the night, the job board
-exploration            ``exploration``: the turn in a dungeon, doors, loot, traps, doom steps;
+exploration            ``exploration``: the turn in a dungeon, doors, loot, traps, doom steps (a
+                       handler per kind);
                        starts fights and camps, and the interlude when the party walks out
 beside exploration     ``camp`` (setup, camp actions, the ambush), ``freeform`` (features, the
                        Die of Fate, listening), ``exploration_use`` (items, spells, prayers out of
@@ -29,10 +30,10 @@ encounters             ``encounters``: attitudes, parley, bribes, wanderers
 combat                 ``combat`` (entry points) > ``manoeuvres`` (a handler per manoeuvre, registered
                        in ``powers.MANOEUVRES``) > ``combat_actions`` (the adventurers' actions; the
                        attack modes a manoeuvre strikes with, a handler per mode in
-                       ``ATTACK_MODES``) > ``powers`` (the registries of every power: what spells and
-                       prayers do, in and out of a fight, the manoeuvres, item rules and item
-                       effects, keyed by the content's names; ``blacksalt validate`` refuses
-                       content with no handler) > ``combat_flow`` (setup,
+                       ``ATTACK_MODES``) > ``powers`` (the registries of the content's powers, keyed by
+                       its names: what spells and prayers do, in and out of a fight, the
+                       manoeuvres, the item rules and the item effects; ``blacksalt validate``
+                       refuses content with no handler) > ``combat_flow`` (setup,
                        the turn loop, the end) > ``combat_foes`` (enemy sheets, damage to
                        enemies, their AI) > ``combat_core`` (fighters, harm, stun) >
                        ``combat_gear`` (weapons and shields) | ``combat_grid`` (tiles)
@@ -41,7 +42,7 @@ services               ``services``: :class:`~rules.gm.services.GM` — tests, f
                        player's decisions (:class:`~rules.gm.services.Decider`); it hands over to
                        the procedures above only through ``GM.procedures``, which the facade fills
 gear, places, alchemy  ``gear`` (kits, items spent, light, losses) | ``places`` (doors, who is in a
-                       room, keys, hidden loot) | ``alchemy`` (extracts from the dead, the
+                       room, keys, hidden loot, secrets found) | ``alchemy`` (extracts from the dead, the
                        recipes' mixes, potions as items)
 state                  ``campaign`` (a new campaign) > ``state`` (the campaign: plain dataclasses,
                        saved whole) > ``combat_state`` (the saved fight) | ``table`` (a phase's
@@ -60,5 +61,8 @@ a :class:`~rules.gm.powers.Power` in ``powers``; a manoeuvre a handler in
 another procedure, a line saying where in ``powers.ITEM_RULES``); an attack
 mode a handler in ``combat_actions.ATTACK_MODES``; a rule every procedure
 shares goes into ``services``; anything the GM must remember between steps
-goes into ``state`` (it is saved as it is).
+goes into ``state`` (it is saved as it is).  Two more kinds of content have
+handlers outside ``powers``: a room feature's rewards (``rewards.HANDLERS``, which
+the theme loader checks) and the doom steps (``exploration.DOOM_EVENTS``, held to
+the generator's kinds by a test).
 """
