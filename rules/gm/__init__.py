@@ -17,8 +17,8 @@ facade                 ``engine``: :class:`~rules.gm.engine.GM` with the procedu
                        step (``legal_actions``, ``apply``, ``fork``); what clients import
 interlude              ``interlude``: days in a settlement, the market, the night, the job board
 exploration            ``exploration``: the turn in a dungeon, doors, loot, traps, doom steps (a
-                       handler per kind);
-                       starts fights and camps, and the interlude when the party walks out
+                       handler per kind); starts fights and camps, and the interlude when the
+                       party walks out
 beside exploration     ``camp`` (setup, camp actions, the ambush), ``freeform`` (features, the
                        Die of Fate, listening), ``exploration_use`` (items, spells, prayers out of
                        a fight), ``item_rules`` (what items are for in a dungeon — lockpicks,
@@ -42,8 +42,8 @@ services               ``services``: :class:`~rules.gm.services.GM` — tests, f
                        player's decisions (:class:`~rules.gm.services.Decider`); it hands over to
                        the procedures above only through ``GM.procedures``, which the facade fills
 gear, places, alchemy  ``gear`` (kits, items spent, light, losses) | ``places`` (doors, who is in a
-                       room, keys, hidden loot, secrets found) | ``alchemy`` (extracts from the dead, the
-                       recipes' mixes, potions as items)
+                       room, keys, hidden loot, secrets found) | ``alchemy`` (extracts from the
+                       dead, the recipes' mixes, potions as items)
 state                  ``campaign`` (a new campaign) > ``state`` (the campaign: plain dataclasses,
                        saved whole) > ``combat_state`` (the saved fight) | ``table`` (a phase's
                        actions by kind) > ``events`` (actions and events) | ``serial`` (to and
