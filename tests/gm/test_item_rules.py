@@ -17,6 +17,7 @@ from rules.gm.site import SiteLink, SiteMonsters
 from rules.inventory import Carried
 from rules.magic import Prayers
 from tests.gm.scripted import SiteSecret, SiteTrap, corridor, game
+from tests.gm.test_freeform import load, setup
 
 if TYPE_CHECKING:
     from rules.gm.services import GM
@@ -182,3 +183,30 @@ def test_a_tonic_of_bravery_out_of_a_fight_is_played_by_its_handler() -> None:
     m = gm.c.party[0]
     powers.item_effect(gm, m, "immune_terrified_expedition", "Tonic of bravery")
     assert m.immune == ["terrified"] and gm.events[-1].kind == "tonic"
+
+
+def test_lockpicking_tools_pick_a_lock_a_turn_and_a_usage_roll() -> None:
+    gm = setup(doors={1: "locked"})
+    pick = next(a for a in gm.legal_actions() if a.id == "pick:1")
+    assert not pick.available and pick.reason == "Needs lockpicking tools."
+    gm.c.party[0].adv.inventory.add(Carried("Lockpicking tools", "", usage=20))
+    assert "pick:1" in {a.id for a in gm.legal_actions() if a.available}
+    load(gm, 5, 6, 12)  # DEX 2: a success; the tools' usage die (Ud20): 12, kept
+    events = gm.apply("pick:1")
+    assert gm.level_state().doors[1].unlocked and any(e.text == "The lock gives." for e in events)
+    assert gm.c.expedition is not None and gm.c.expedition.turns == 1
+    assert not [a for a in gm.legal_actions() if a.kind == "pick"]  # unlocked: nothing left to pick
+
+
+def test_iron_spikes_hold_a_spikeable_door() -> None:
+    site = corridor(3, doors={1: "wooden"})
+    level = site.levels[0]
+    site = replace(site, levels=(replace(level, links=tuple(replace(lk, spikeable=True) for lk in level.links)),))
+    gm = game(site, party=1)
+    exploration.enter(gm, "test-site")
+    spike = next(a for a in gm.legal_actions() if a.id == "spike:1")
+    assert not spike.available and spike.reason == "Needs iron spikes."
+    gm.c.party[0].adv.inventory.add(Carried("Iron spikes", "", usage=8))
+    events = gm.apply("spike:1")
+    assert gm.level_state().doors[1].spiked and any(e.text == "The door is spiked in place." for e in events)
+    assert not [a for a in gm.legal_actions() if a.kind == "spike"]
