@@ -12,7 +12,10 @@ Doors follow the dungeon's kinds: archways and wooden or iron doors open;
 stuck and barricaded doors must be forced (STR, noisy); locked doors need
 their key or lockpicking tools (DEX); secret doors must be found first
 (searching, INT).  Rooms hold what the generator put there; looting a room
-with an unfound trap may set it off.
+with an unfound trap may set it off.  What the party's items do here (picking
+a lock, spiking a door, the pole, the map back, the ashes of insight) is listed
+and applied through their item rules' handlers (:mod:`rules.gm.item_rules`);
+what each doom step does, through :data:`DOOM_EVENTS`.
 
 Meeting the dungeon's living (reactions, parley, bribes, wanderers that move
 on) is :mod:`rules.gm.encounters`: a room is safe to loot, search or rest in
