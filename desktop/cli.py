@@ -321,7 +321,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(f"{key:<{width}}  {n:>4}")
     print(f"{'total':<{width}}  {sum(counts.values()):>4}  entries in {len(content.files)} files: all valid")
     print(f"dungeon themes: {len(themes)}, all valid")
-    import rules.gm.combat  # noqa: F401  (wires the manoeuvres' handlers)
+    import rules.gm.engine  # noqa: F401  (wires every handler: the manoeuvres, the item rules)
     from rules.gm.powers import unplayed
 
     gaps = unplayed(content)

@@ -500,28 +500,35 @@ def _allies_close(gm: GM, cs: CombatState, f: Fighter) -> list[tuple[Fighter, Me
 
 
 @_for_fighter
-def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
-    out: list[Action] = []
-    ch = who.adv.character
-    inv = who.adv.inventory
-    # defend and dodge
+def _guard_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """Defend (with a shield) and dodge."""
     held = shield_of(gm, who)
     reason = None if held is not None else "Needs a shield."
     if reason is None and f.shield >= core.MAX_SHIELD:
         reason = f"Already {core.MAX_SHIELD} shield tokens."
     label = f"{who.name}: defend" + (f" ({held[1].name}: {held[1].tokens} shield tokens)" if held else "")
-    out.append(offer(f"defend:{f.id}", "defend", label, f, reason=reason, rule=RULES["defend"]))
+    out = [offer(f"defend:{f.id}", "defend", label, f, reason=reason, rule=RULES["defend"])]
     reason = f"Can't dodge with the {held[1].name}." if held is not None and held[1].no_dodge else None
     out.append(offer(f"dodge:{f.id}", "dodge", f"{who.name}: dodge (DEX)", f, DODGE_ACTIONS, reason=reason,
                     rule=RULES["dodge"]))  # fmt: skip
-    # grabbed: break free
-    if f.grabbed_by is not None:
-        rule = "Use all actions to test STR to break free, or take 1 wound."
-        out.append(offer(f"break_free:{f.id}", "break_free", f"{who.name}: break free (all actions, STR)", f,
-                        max(1, f.actions), rule=rule))  # fmt: skip
-    # quick items
+    return out
+
+
+@_for_fighter
+def _break_free_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    if f.grabbed_by is None:
+        return []
+    rule = "Use all actions to test STR to break free, or take 1 wound."
+    return [offer(f"break_free:{f.id}", "break_free", f"{who.name}: break free (all actions, STR)", f,
+                  max(1, f.actions), rule=rule)]  # fmt: skip
+
+
+@_for_fighter
+def _quick_item_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """A quick item (a tonic, bandages) on oneself or an ally Close."""
+    out: list[Action] = []
     for entry in alchemy.usable_items(gm.content):
-        if "quick" not in entry.tags or not entry.effects or inv.find(entry.name) is None:
+        if "quick" not in entry.tags or not entry.effects or who.adv.inventory.find(entry.name) is None:
             continue
         for g, m in [(f, who), *_allies_close(gm, cs, f)]:
             whom = "themself" if g is f else m.name
@@ -529,11 +536,17 @@ def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
             out.append(offer(f"item:{f.id}:{entry.name}:{g.id}", "item", f"{who.name}: use {entry.name} on {whom}",
                             f, target=g.id, reason=reason, params=(("item", entry.name),), rule=entry.text,
                             items=(entry.name,)))  # fmt: skip
-    # allies
+    return out
+
+
+@_for_fighter
+def _ally_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """For an ally Close: stabilise the dying, help the collapsed up, or help one who can act."""
+    out: list[Action] = []
     for g, m in _allies_close(gm, cs, f):
         mch = m.adv.character
         if mch.condition is Condition.MORTALLY_WOUNDED:
-            kit = next((n for n in stabilisers(gm.content) if inv.find(n) is not None), None)
+            kit = next((n for n in stabilisers(gm.content) if who.adv.inventory.find(n) is not None), None)
             out.append(offer(f"stabilise:{f.id}:{g.id}", "stabilise", f"{who.name}: stabilise {m.name}", f,
                             target=g.id, reason=None if kit else "Needs a first aid kit or a medical supply.",
                             params=(("item", kit or ""),), rule=RULES["stabilise"],
@@ -542,22 +555,38 @@ def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
             out.append(offer(f"help_up:{f.id}:{g.id}", "help_up", f"{who.name}: help {m.name} up", f, target=g.id,
                             rule="A collapsed adventurer gets up when an ally helps (an action)."))  # fmt: skip
         elif mch.can_act:
-            reason = None
-            if "sleepy" in ch.afflictions:
-                reason = "Sleepy: can't help friends."
-            elif "paranoid" in mch.traumas:
-                reason = f"{m.name} is paranoid: can't receive help."
-            elif g.helped_by is not None:
-                reason = f"{m.name} already has help."
             out.append(offer(f"help:{f.id}:{g.id}", "help", f"{who.name}: help {m.name}", f, HELP_ACTIONS,
-                            target=g.id, reason=reason, rule=RULES["help"]))  # fmt: skip
+                            target=g.id, reason=_why_not_help(who, g, m), rule=RULES["help"]))  # fmt: skip
+    return out
+
+
+def _why_not_help(who: Member, g: Fighter, m: Member) -> str | None:
+    if "sleepy" in who.adv.character.afflictions:
+        return "Sleepy: can't help friends."
+    if "paranoid" in m.adv.character.traumas:
+        return f"{m.name} is paranoid: can't receive help."
+    if g.helped_by is not None:
+        return f"{m.name} already has help."
+    return None
+
+
+@_for_fighter
+def _detach_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """Pull off what clings to oneself or an ally Close (worms, a leech)."""
+    out: list[Action] = []
     for g, m in [(f, who), *_allies_close(gm, cs, f)]:
         leech = next((e for e in cs.active_foes() if e.attached == g.id), None)
         if g.worms or leech is not None:
             whom = "themself" if g is f else m.name
             out.append(offer(f"detach:{f.id}:{g.id}", "detach", f"{who.name}: pull off what clings to {whom}", f,
                             target=g.id, rule="Removing an attached creature takes 1 action."))  # fmt: skip
-    # equipment
+    return out
+
+
+@_for_fighter
+def _equipment_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """Take a carried weapon in hand; pick up what lies on one's tile or next to it."""
+    out: list[Action] = []
     for item in {i.name: i for i in spare_weapons(gm, who)}.values():  # two clubs: one choice
         out.append(offer(f"equip:{f.id}:{item.name}", "equip", f"{who.name}: take the {item.name} in hand", f,
                         params=(("item", item.name),), rule=RULES["item"]))  # fmt: skip
@@ -566,7 +595,6 @@ def _other_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
             out.append(offer(f"pickup:{f.id}:{i}", "pickup", f"{who.name}: pick up the {drop.item.name}", f,
                             params=(("index", i),), rule=RULES["item"]))  # fmt: skip
     return out
-
 
 
 @_for_fighter
@@ -987,6 +1015,67 @@ def _next_enemy_round(cs: CombatState) -> int:
     return cs.round if cs.phase == "fast" else cs.round + 1
 
 
+# --- attack modes: what a manoeuvre made as an attack changes, a handler per mode -----------------------------
+
+
+@dataclass(frozen=True)
+class AttackMode:
+    """What an attack made with a manoeuvre (``mode``, its name in lower case) changes, at the moments
+    :func:`attack` asks: the wounds of a hit (``wounds``, before armour), after a hit (``hit``, with whether the
+    enemy was up before it), after a miss (``missed``), and whether the weapon leaves the hand (``thrown``).  A
+    mode with no handler only names the attack."""
+
+    key: str
+    wounds: Callable[[GM, CombatState, Fighter, Foe, int], int] | None = None
+    hit: Callable[[GM, CombatState, Fighter, Member, Foe, bool], None] | None = None
+    missed: Callable[[GM, CombatState, Fighter, Member, Foe], None] | None = None
+    thrown: bool = False
+
+
+#: The attack modes that change the blow, by mode.  Adding one is a handler and a ``register_attack_mode`` line.
+ATTACK_MODES: dict[str, AttackMode] = {}
+
+
+def register_attack_mode(mode: AttackMode) -> AttackMode:
+    if mode.key in ATTACK_MODES:
+        raise ValueError(f"attack mode {mode.key!r} already has a handler")
+    ATTACK_MODES[mode.key] = mode
+    return mode
+
+
+def _reckless(gm: GM, cs: CombatState, f: Fighter, foe: Foe, wounds: int) -> int:
+    """Reckless attack: one wound more, and the attacker is open until their next turn."""
+    f.reckless = True
+    return wounds + 1
+
+
+def _clean_kill(gm: GM, cs: CombatState, f: Fighter, foe: Foe, wounds: int) -> int:
+    """Clean kill: double wounds on an immobilised enemy."""
+    return wounds * 2 if _immobile(cs, foe) else wounds
+
+
+def _incapacitating(gm: GM, cs: CombatState, f: Fighter, foe: Foe, wounds: int) -> int:
+    """Incapacitating strike: at most one wound, and the enemy loses its next turn."""
+    foe.immobilized_round = core.next_enemy_round(cs)
+    return min(wounds, 1)
+
+
+def _glorious_hit(gm: GM, cs: CombatState, f: Fighter, who: Member, foe: Foe, was_alive: bool) -> None:
+    if was_alive and not foe.active and not cs.active_foes():
+        _glorious(gm, who)
+
+
+def _glorious_miss(gm: GM, cs: CombatState, f: Fighter, who: Member, foe: Foe) -> None:
+    gm.fatigue(who, "a failed glorious finish", Attr.PRE)
+
+
+register_attack_mode(AttackMode("reckless attack", wounds=_reckless))
+register_attack_mode(AttackMode("clean kill", wounds=_clean_kill))
+register_attack_mode(AttackMode("incapacitating strike", wounds=_incapacitating))
+register_attack_mode(AttackMode("glorious finish", hit=_glorious_hit, missed=_glorious_miss))
+register_attack_mode(AttackMode("wing it", thrown=True))  # a melee weapon thrown: it lands by the target
+
+
 def attack(
     gm: GM,
     cs: CombatState,
@@ -1001,8 +1090,9 @@ def attack(
     extra_dice: int = 0,
     extra_disadvantage: int = 0,
 ) -> bool:
-    """An adventurer's attack on an enemy; returns True on a hit."""
-    m = core.sheet(gm, foe.monster)
+    """An adventurer's attack on an enemy; returns True on a hit.  ``mode``, the manoeuvre it is made with, names
+    it in the test's reason; its handler in :data:`ATTACK_MODES`, if it has one, changes the blow."""
+    way = ATTACK_MODES.get(mode)
     ch = who.adv.character
     atk = attack_with or arm.attack
     if attack_with is None and arm.close_attack is not None and grid.close(f.tile, foe.tile):
@@ -1017,16 +1107,7 @@ def attack(
     if fury:
         extra_dice += 3
     attr = attr_override or max(attrs, key=lambda a: (ch.available(a, in_combat=True), -attrs.index(a)))
-    adv = 1 if atk.modifier is Modifier.ADVANTAGE else 0
-    dis = (1 if atk.modifier is Modifier.DISADVANTAGE else 0) + extra_disadvantage
-    if "disadvantage_to_hit" in core.rules_of(m):
-        dis += 1
-    if foe.tricked_round >= cs.round:
-        adv += 1  # Dirty tricks: "Any ally attacking this enemy has advantage."
-    if core.lasting(cs, foe, "Bonedance"):
-        adv += 1  # "All tests made against that creature are made with advantage."
-    if foe.tile in cs.night and f.id != cs.night_by:
-        dis += 1  # Black night: "can't see" into it; "The wizard can see normally through the darkness."
+    adv, dis = _edge(gm, cs, f, foe, atk, extra_disadvantage)
     offered = foe.dodge + (0 if arm.ignore_shields else foe.shield)
     reason = f"attacking {core.label(foe)} with the {arm.name}" + (f" ({mode})" if mode else "")
     if arm.silver:
@@ -1047,13 +1128,7 @@ def attack(
     if arm.reload and arm.key not in f.unloaded:
         f.unloaded.append(arm.key)
     if not hit:
-        gm.emit("miss", f"{who.name} misses {core.label(foe)}.", who=who.id, foe=foe.id)
-        if "flail_self_hit" in arm.rules:
-            face = d(gm.rng, 6)
-            if face == 1:  # "If you miss, roll a d6, on a 1 you hit yourself with 1 wound."
-                core.hurt_member(gm, cs, f, who, 1, "the flail swings back", from_attack=False)
-        if mode == "glorious finish":
-            gm.fatigue(who, "a failed glorious finish", Attr.PRE)
+        _miss(gm, cs, f, who, arm, foe, way)
         return False
     wounds = atk.wounds(crit)
     effects = atk.effects_on(crit)
@@ -1061,14 +1136,8 @@ def attack(
         wounds += 1  # Cold blood: "you cause one extra wound"
     if fury:
         wounds += 1
-    if mode == "reckless attack":
-        wounds += 1
-        f.reckless = True
-    if mode == "clean kill" and _immobile(cs, foe):
-        wounds *= 2
-    if mode == "incapacitating strike":
-        wounds = min(wounds, 1)
-        foe.immobilized_round = core.next_enemy_round(cs)
+    if way is not None and way.wounds is not None:
+        wounds = way.wounds(gm, cs, f, foe, wounds)
     gm.emit("hit_foe", f"{who.name} hits {core.label(foe)}" + (" — a critical hit!" if crit else "."), who=who.id,
             foe=foe.id, critical=crit)  # fmt: skip
     was_alive = foe.active
@@ -1077,17 +1146,43 @@ def attack(
         pre=Attr.PRE in atk.attributes, impact=arm.impact, ignore_resist=backstab,
     )  # fmt: skip
     _weapon_on_hit(gm, cs, f, who, arm, foe, wounds, dealt)
-    if mode == "glorious finish" and was_alive and not foe.active and not cs.active_foes():
-        _glorious(gm, who)
+    if way is not None and way.hit is not None:
+        way.hit(gm, cs, f, who, foe, was_alive)
     return True
 
 
 powers.FIGHT_ATTACK = attack
 
 
+def _edge(gm: GM, cs: CombatState, f: Fighter, foe: Foe, atk: Attack, extra_disadvantage: int) -> tuple[int, int]:
+    """The advantage and disadvantage of ``f``'s attack on ``foe``: the notation's, the enemy's, the fight's."""
+    adv = 1 if atk.modifier is Modifier.ADVANTAGE else 0
+    dis = (1 if atk.modifier is Modifier.DISADVANTAGE else 0) + extra_disadvantage
+    if "disadvantage_to_hit" in core.rules_of(core.sheet(gm, foe.monster)):
+        dis += 1
+    if foe.tricked_round >= cs.round:
+        adv += 1  # Dirty tricks: "Any ally attacking this enemy has advantage."
+    if core.lasting(cs, foe, "Bonedance"):
+        adv += 1  # "All tests made against that creature are made with advantage."
+    if foe.tile in cs.night and f.id != cs.night_by:
+        dis += 1  # Black night: "can't see" into it; "The wizard can see normally through the darkness."
+    return adv, dis
+
+
+def _miss(gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, foe: Foe, way: AttackMode | None) -> None:
+    gm.emit("miss", f"{who.name} misses {core.label(foe)}.", who=who.id, foe=foe.id)
+    if "flail_self_hit" in arm.rules:
+        face = d(gm.rng, 6)
+        if face == 1:  # "If you miss, roll a d6, on a 1 you hit yourself with 1 wound."
+            core.hurt_member(gm, cs, f, who, 1, "the flail swings back", from_attack=False)
+    if way is not None and way.missed is not None:
+        way.missed(gm, cs, f, who, foe)
+
+
 def _after_throw(gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, foe: Foe, mode: str) -> None:
     """A thrown weapon or item leaves the hand: a usage die for supplies, else it lands by the target."""
-    if not (arm.thrown or mode == "wing it"):
+    way = ATTACK_MODES.get(mode)
+    if not (arm.thrown or (way is not None and way.thrown)):
         return
     name = arm.item or arm.key.split(" (")[0]
     item = next((i for i in who.adv.inventory.items if i.name == name), None)

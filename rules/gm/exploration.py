@@ -12,7 +12,10 @@ Doors follow the dungeon's kinds: archways and wooden or iron doors open;
 stuck and barricaded doors must be forced (STR, noisy); locked doors need
 their key or lockpicking tools (DEX); secret doors must be found first
 (searching, INT).  Rooms hold what the generator put there; looting a room
-with an unfound trap may set it off.
+with an unfound trap may set it off.  What the party's items do here (picking
+a lock, spiking a door, the pole, the map back, the ashes of insight) is listed
+and applied through their item rules' handlers (:mod:`rules.gm.item_rules`);
+what each doom step does, through :data:`DOOM_EVENTS`.
 
 Meeting the dungeon's living (reactions, parley, bribes, wanderers that move
 on) is :mod:`rules.gm.encounters`: a room is safe to loot, search or rest in
@@ -22,12 +25,14 @@ neutral) let the party pass but not loot.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rules.attributes import ATTRS, Attr
 from rules.character import Condition
 from rules.checks import RuleError
 from rules.gm import camp, combat, encounters, exploration_use, freeform, powers, rearrange
+from rules.gm import item_rules as _item_rules  # noqa: F401  (registers the item rules played here)
 from rules.gm.events import Action, Cost
 from rules.gm.gear import (
     burn,
@@ -42,14 +47,13 @@ from rules.gm.gear import (
 )
 from rules.gm.places import (
     blocked,
-    by_map,
     door_state,
     found_hidden,
     key_for,
     live_monsters,
-    mapper,
     move_cost,
     room_label,
+    secret_found,
 )
 from rules.gm.rearrange import free_action
 from rules.gm.services import best
@@ -64,49 +68,6 @@ if TYPE_CHECKING:
     from rules.gm.services import GM
 
 NOISY = 1  # doom for forcing a door or breaking a barricade
-
-
-# --- rooms and doors ---------------------------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-# --- who does it --------------------------------------------------------------------------------------
-
-
-
-
-
-
-
-
-# --- the light ---------------------------------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # --- the turn ------------------------------------------------------------------------------------------
@@ -162,73 +123,122 @@ def end_turn(gm: GM, turns: int, reason: str) -> None:
 # --- doom and omens ----------------------------------------------------------------------------------------
 
 
+#: The doom steps that bring enemies: even as the party leaves, they come (and find no one, R184).
+ARRIVALS = ("wandering_group", "monsters_appear", "final_fight")
+
+
 def fire_doom(gm: GM, step: SiteDoomStep) -> None:
-    """Run a doom step's event."""
+    """Run a doom step's event: its handler in :data:`DOOM_EVENTS`, by the step's kind."""
     exp = gm.c.expedition
     if exp is None:
         return
-    kind = step.kind
-    if exp.leaving and kind not in ("wandering_group", "monsters_appear", "final_fight"):
+    if exp.leaving and step.kind not in ARRIVALS:
         # R221: whatever the doom of leaving wakes happens behind the party, not on its doorstep
         gm.emit("too_late", "Behind the party, the dungeon shifts; it will be worse when they come back.",
-                event=kind)  # fmt: skip
+                event=step.kind)  # fmt: skip
         return
-    if kind in ("wandering_group", "monsters_appear", "final_fight"):
-        groups = list(step.monsters)
-        if kind == "wandering_group":
-            group = next((g for g in gm.site_level().wanderers if g.name == step.group), None)
-            groups = list(group.monsters) if group else groups
-        if exp.leaving:  # R184: they come to where the noise was, and find the party gone
-            if groups:
-                names = ", ".join(f"{n} {m}" for m, n in groups)
-                gm.emit("too_late", f"Behind the party, {names} come to see who woke them, and find no one.",
-                        monsters=[list(g) for g in groups])  # fmt: skip
-            return
-        if kind == "wandering_group" and encounters.arrive(gm, groups, f"doom: {step.group or 'wanderers'}"):
-            return  # they have a mind, and no wish to fight: they keep their distance (or help)
-        if kind == "final_fight":
-            groups = _with_the_master(gm, groups)
-        if groups:
-            _enemies_arrive(gm, groups, f"doom: {step.group or kind.replace('_', ' ')}")
-    elif kind == "lights_snuffed":
-        for m in gm.alive():
-            snuff(gm, m, "a sudden wind", keep=True)
-    elif kind == "ceiling_collapse" and step.attack:
-        attack = parse_attack(step.attack)
-        for m in list(gm.alive()):
-            roll = gm.test(
-                m,
-                attack.attributes[0],
-                "the ceiling falls",
-                disadvantage=int(attack.modifier is not None and attack.modifier.value == "disadvantage"),
-            )
-            v = roll.verdict
-            if not v.success:
-                wounds = attack.wounds(v.critical_failure)
-                gm.harm(
-                    m,
-                    wounds,
-                    "falling stones",
-                    effects=attack.effects_on(v.critical_failure),
-                    from_attack=True,
-                    impact=True,
-                )
-    elif kind == "ambush_dice":
-        exp.ambush_dice += max(1, step.dice)
-    elif kind == "boss_hunts":
-        exp.boss_hunts = True
-    elif kind == "decay_doubled":
-        exp.decay_doubled = True
-    elif kind == "affliction" and step.affliction:
+    handler = DOOM_EVENTS.get(step.kind)
+    if handler is not None:
+        handler(gm, exp, step)
+
+
+def _too_late(gm: GM, exp: ExpeditionState, groups: list[tuple[str, int]]) -> bool:
+    """R184: those the doom brings come to where the noise was, and find the party gone."""
+    if not exp.leaving:
+        return False
+    if groups:
+        names = ", ".join(f"{n} {m}" for m, n in groups)
+        gm.emit("too_late", f"Behind the party, {names} come to see who woke them, and find no one.",
+                monsters=[list(g) for g in groups])  # fmt: skip
+    return True
+
+
+def _doom_fight(gm: GM, step: SiteDoomStep, groups: list[tuple[str, int]]) -> None:
+    if groups:
+        _enemies_arrive(gm, groups, f"doom: {step.group or step.kind.replace('_', ' ')}")
+
+
+def _wanderers(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    group = next((g for g in gm.site_level().wanderers if g.name == step.group), None)
+    groups = list(group.monsters) if group else list(step.monsters)
+    if _too_late(gm, exp, groups) or encounters.arrive(gm, groups, f"doom: {step.group or 'wanderers'}"):
+        return  # (a group with a mind and no wish to fight keeps its distance, or helps)
+    _doom_fight(gm, step, groups)
+
+
+def _monsters_appear(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    groups = list(step.monsters)
+    if not _too_late(gm, exp, groups):
+        _doom_fight(gm, step, groups)
+
+
+def _final_fight(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    groups = list(step.monsters)
+    if not _too_late(gm, exp, groups):
+        _doom_fight(gm, step, _with_the_master(gm, groups))
+
+
+def _lights_snuffed(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    for m in gm.alive():
+        snuff(gm, m, "a sudden wind", keep=True)
+
+
+def _ceiling_collapse(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    if not step.attack:
+        return
+    attack = parse_attack(step.attack)
+    dis = int(attack.modifier is not None and attack.modifier.value == "disadvantage")
+    for m in list(gm.alive()):
+        v = gm.test(m, attack.attributes[0], "the ceiling falls", disadvantage=dis).verdict
+        if not v.success:
+            crit = v.critical_failure
+            gm.harm(m, attack.wounds(crit), "falling stones", effects=attack.effects_on(crit), from_attack=True,
+                    impact=True)  # fmt: skip
+
+
+def _ambush_dice(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    exp.ambush_dice += max(1, step.dice)
+
+
+def _boss_hunts(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    exp.boss_hunts = True
+
+
+def _decay_doubled(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    exp.decay_doubled = True
+
+
+def _doom_affliction(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    if step.affliction:
         for m in gm.alive():
             gm.afflict(m, step.affliction, "doom")
-    elif kind == "flood":
-        for m in list(gm.alive()):
-            if m.lit in ("Torches", "Candles"):
-                snuff(gm, m, "the water")
-            gm.fatigue(m, "wading", Attr.STR)
-    elif kind == "seal_exit":
-        exp.exit_sealed = True
+
+
+def _flood(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    for m in list(gm.alive()):
+        if m.lit in ("Torches", "Candles"):
+            snuff(gm, m, "the water")
+        gm.fatigue(m, "wading", Attr.STR)
+
+
+def _seal_exit(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
+    exp.exit_sealed = True
+
+
+#: What each kind of doom step does, by the kind the dungeon's doom table names (``SiteDoomStep.kind``).
+DOOM_EVENTS: dict[str, Callable[[GM, ExpeditionState, SiteDoomStep], None]] = {
+    "wandering_group": _wanderers,
+    "monsters_appear": _monsters_appear,
+    "final_fight": _final_fight,
+    "lights_snuffed": _lights_snuffed,
+    "ceiling_collapse": _ceiling_collapse,
+    "ambush_dice": _ambush_dice,
+    "boss_hunts": _boss_hunts,
+    "decay_doubled": _decay_doubled,
+    "affliction": _doom_affliction,
+    "flood": _flood,
+    "seal_exit": _seal_exit,
+}
 
 
 def _enemies_arrive(gm: GM, groups: list[tuple[str, int]], source: str) -> None:
@@ -535,109 +545,64 @@ def _link(gm: GM, action: Action) -> SiteLink:
 
 @TABLE.lister
 def _way_actions(gm: GM) -> list[Action]:
+    """At each door of the room, in turn: going through, what the closed door itself offers, and what the party's
+    items do there (:mod:`rules.gm.item_rules`: pick the lock, spike it)."""
     exp = _exp(gm)
     threat = _threat(gm)
     out: list[Action] = []
     for link in gm.site_level().links_of(exp.room):
-        target = link.other(exp.room)
         why = blocked(gm, link)
         if why == "hidden":
             continue
-        door = door_state(gm, link)
-        cost = move_cost(gm, link, target)
-        way = "archway" if link.door == "archway" else f"{link.door} door"
-        label = f"Go to {room_label(gm, target)} through the {way}"
-        reason = why
-        if encounters.barring(gm) and target != exp.came_from:
-            reason = reason or "Enemies bar the way: fight, parley, or go back the way you came."
-        out.append(
-            Action(
-                f"move:{target}",
-                "move",
-                label,
-                _turn_cost(cost),
-                reason is None,
-                reason,
-                target=str(target),
-                rule="Move (1 turn); free back to an explored room nearby.",
-            )
-        )
-        if link.door == "stuck" and not (door.opened or door.broken):
-            out.append(
-                Action(
-                    f"force:{link.id}",
-                    "force",
-                    f"Force the stuck door to room {target} (STR, noisy)",
-                    _turn_cost(1),
-                    not threat,
-                    "Not with enemies here." if threat else None,
-                    target=str(link.id),
-                )
-            )
-        if link.door == "barricaded" and not (door.opened or door.broken):
-            out.append(
-                Action(
-                    f"break:{link.id}",
-                    "break",
-                    f"Break through the barricade to room {target} (STR, noisy)",
-                    _turn_cost(1),
-                    not threat,
-                    "Not with enemies here." if threat else None,
-                    target=str(link.id),
-                )
-            )
-        if link.door == "locked" and not (door.unlocked or door.broken):
-            key = key_for(gm, link)
-            picks = carrying(gm, "Lockpicking tools")
-            out.append(
-                Action(
-                    f"unlock:{link.id}",
-                    "unlock",
-                    f"Unlock the door to room {target} with its key",
-                    Cost(),
-                    key is not None,
-                    None if key else "You have not found its key.",
-                    target=str(link.id),
-                )
-            )
-            out.append(
-                Action(
-                    f"pick:{link.id}",
-                    "pick",
-                    f"Pick the lock of the door to room {target} (DEX)",
-                    _turn_cost(1),
-                    picks is not None and not threat,
-                    "Needs lockpicking tools." if picks is None else "Not with enemies here." if threat else None,
-                    target=str(link.id),
-                )
-            )
-        if link.spikeable and not door.spiked and (door.opened or door.broken or link.door in ("wooden", "iron")):
-            spikes = carrying(gm, "Iron spikes")
-            out.append(
-                Action(
-                    f"spike:{link.id}",
-                    "spike",
-                    f"Spike the door to room {target}",
-                    _turn_cost(1),
-                    spikes is not None and not threat,
-                    "Needs iron spikes." if spikes is None else "Not with enemies here." if threat else None,
-                    target=str(link.id),
-                )
-            )
-    barred = _barred(gm)
-    for to_depth, to_room in gm.room().stairs:
-        out.append(
-            Action(
-                f"stairs:{to_depth}",
-                "stairs",
-                f"Take the stairs {'down' if to_depth > exp.depth else 'up'} to level {to_depth}",
-                _turn_cost(1),
-                not barred,
-                "Enemies are here." if barred else None,
-                params=(("room", to_room),),
-            )
-        )
+        out.append(_go_through(gm, link, why))
+        out += _door_actions(gm, link, threat)
+        for rule in powers.ITEM_RULES.values():
+            out += rule.door(gm, link, threat) if rule.door is not None else []
     return out
+
+
+def _go_through(gm: GM, link: SiteLink, why: str | None) -> Action:
+    exp = _exp(gm)
+    target = link.other(exp.room)
+    cost = move_cost(gm, link, target)
+    way = "archway" if link.door == "archway" else f"{link.door} door"
+    reason = why
+    if encounters.barring(gm) and target != exp.came_from:
+        reason = reason or "Enemies bar the way: fight, parley, or go back the way you came."
+    return Action(f"move:{target}", "move", f"Go to {room_label(gm, target)} through the {way}", _turn_cost(cost),
+                  reason is None, reason, target=str(target),
+                  rule="Move (1 turn); free back to an explored room nearby.")  # fmt: skip
+
+
+#: A shut door's kinds that force or break open (STR, noisy): the action's kind and what it says.
+_FORCED = {"stuck": ("force", "Force the stuck door"), "barricaded": ("break", "Break through the barricade")}
+
+
+def _door_actions(gm: GM, link: SiteLink, threat: bool) -> list[Action]:
+    """A shut door's own ways: force a stuck one or break a barricade (STR, noisy), unlock a locked one with its
+    key."""
+    door = door_state(gm, link)
+    target = link.other(_exp(gm).room)
+    if link.door in _FORCED and not (door.opened or door.broken):
+        kind, what = _FORCED[link.door]
+        return [Action(f"{kind}:{link.id}", kind, f"{what} to room {target} (STR, noisy)", _turn_cost(1), not threat,
+                       "Not with enemies here." if threat else None, target=str(link.id))]  # fmt: skip
+    if link.door == "locked" and not (door.unlocked or door.broken):
+        key = key_for(gm, link)
+        why = None if key else "You have not found its key."
+        return [Action(f"unlock:{link.id}", "unlock", f"Unlock the door to room {target} with its key", Cost(),
+                       key is not None, why, target=str(link.id))]  # fmt: skip
+    return []
+
+
+@TABLE.lister
+def _stairs_actions(gm: GM) -> list[Action]:
+    exp = _exp(gm)
+    barred = _barred(gm)
+    return [Action(f"stairs:{to_depth}", "stairs",
+                   f"Take the stairs {'down' if to_depth > exp.depth else 'up'} to level {to_depth}", _turn_cost(1),
+                   not barred, "Enemies are here." if barred else None, params=(("room", to_room),))
+            for to_depth, to_room in gm.room().stairs]  # fmt: skip
 
 
 @TABLE.applies("move")
@@ -645,10 +610,9 @@ def _move(gm: GM, action: Action) -> None:
     exp = _exp(gm)
     target = int(action.target or 0)
     link = next(lk for lk in gm.site_level().links_of(exp.room) if lk.other(exp.room) == target)
-    drawn = mapper(gm) if by_map(gm, link, target) else None
-    if drawn is not None:  # the way back is on the map (drawing tools, RULINGS R203): its usage die is rolled
-        gm.emit("map", f"{drawn[0].name} follows the map back: no turn spent.", who=drawn[0].id)
-        use_up(gm, drawn[0], drawn[1])
+    for rule in powers.ITEM_RULES.values():  # what the party's items do as it moves: the map back (item_rules)
+        if rule.moved is not None:
+            rule.moved(gm, link, target)
     door_state(gm, link).opened = True
     turns = action.cost.turns
     came = exp.room
@@ -688,114 +652,55 @@ def _unlock(gm: GM, action: Action) -> None:
     gm.emit("door", "The key turns.", link=link.id)
 
 
-@TABLE.applies("pick")
-def _pick(gm: GM, action: Action) -> None:
-    link = _link(gm, action)
-    found = carrying(gm, "Lockpicking tools")
-    assert found is not None
-    m, tools = found
-    roll = gm.test(m, Attr.DEX, "picking the lock")
-    use_up(gm, m, tools)
-    if roll.verdict.success:
-        door_state(gm, link).unlocked = True
-        gm.emit("door", "The lock gives.", link=link.id)
-    end_turn(gm, 1, "picking a lock")
-
-
-@TABLE.applies("spike")
-def _spike(gm: GM, action: Action) -> None:
-    link = _link(gm, action)
-    found = carrying(gm, "Iron spikes")
-    assert found is not None
-    use_up(gm, found[0], found[1])
-    door_state(gm, link).spiked = True
-    gm.emit("door", "The door is spiked in place.", link=link.id)
-    end_turn(gm, 1, "spiking a door")
-
-
 # --- the room: its living, its loot, its secrets and traps ---------------------------------------------------
 
 
 @TABLE.lister
-def _room_actions(gm: GM) -> list[Action]:
-    room = gm.room()
-    st = gm.room_state()
+def _fight_actions(gm: GM) -> list[Action]:
+    """The room's living: attack them, or meet them (parley, bribe: :mod:`rules.gm.encounters`)."""
     monsters = live_monsters(gm)
+    if not monsters:
+        return []
+    surprise = "" if any(g.aware for g in monsters) else " (they have not noticed you: surprise)"
+    fight = Action("fight", "fight", "Attack " + ", ".join(f"{g.count} {g.monster}" for g in monsters) + surprise,
+                   _turn_cost(1), rule="Start combat (1 turn); unaware enemies: no initiative, all fast.")  # fmt: skip
+    return [fight, *encounters.actions(gm)]
+
+
+@TABLE.lister
+def _loot_actions(gm: GM) -> list[Action]:
+    room, st = gm.room(), gm.room_state()
     threat = _threat(gm)
-    out: list[Action] = []
-    if monsters:
-        out.append(
-            Action(
-                "fight",
-                "fight",
-                "Attack "
-                + ", ".join(f"{g.count} {g.monster}" for g in monsters)
-                + ("" if any(g.aware for g in monsters) else " (they have not noticed you: surprise)"),
-                _turn_cost(1),
-                rule="Start combat (1 turn); unaware enemies: no initiative, all fast.",
-            )
-        )
-        out += encounters.actions(gm)
-    loot_left = [
-        i for i, x in enumerate(room.loot) if i not in st.loot_taken and (not x.hidden or found_hidden(gm, i))
-    ]
-    out.append(
-        Action(
-            "loot",
-            "loot",
-            f"Loot {room.name}",
-            _turn_cost(1),
-            bool(loot_left) and not threat,
-            "Enemies are here."
-            if threat
-            else None
-            if loot_left
-            else "Nothing left to take here."
-            if st.loot_taken
-            else "Nothing of value in sight.",
-            rule="Loot (1 turn): only where it is safe. If there is a trap, you may fall for it.",
-        )
-    )
-    out.append(
-        Action(
-            "search",
-            "search",
-            "Search for secrets (INT)",
-            _turn_cost(1),
-            not threat and not st.searched,
-            "Enemies are here." if threat else "Already searched." if st.searched else None,
-        )
-    )
-    tool = carrying(gm, "3 meter pole")
-    skilled = [m for m in gm.active() if m.adv.character.has_skill("Infiltration")]
-    can_look = bool(skilled) or tool is not None
-    out.append(
-        Action(
-            "traps",
-            "look_for_traps",
-            "Look for traps (INT)",
-            _turn_cost(1),
-            can_look and not threat,
-            "Needs the Infiltration skill or a tool such as a 3 meter pole."
-            if not can_look
-            else "Enemies are here."
-            if threat
-            else None,
-            rule="Look for traps (1 turn): INT test; critical failure sets them off.",
-        )
-    )
+    left = [i for i, x in enumerate(room.loot) if i not in st.loot_taken and (not x.hidden or found_hidden(gm, i))]
+    why = ("Enemies are here." if threat else None if left else "Nothing left to take here." if st.loot_taken
+           else "Nothing of value in sight.")  # fmt: skip
+    return [Action("loot", "loot", f"Loot {room.name}", _turn_cost(1), bool(left) and not threat, why,
+                   rule="Loot (1 turn): only where it is safe. If there is a trap, you may fall for it.")]  # fmt: skip
+
+
+@TABLE.lister
+def _search_actions(gm: GM) -> list[Action]:
+    st = gm.room_state()
+    threat = _threat(gm)
+    return [Action("search", "search", "Search for secrets (INT)", _turn_cost(1), not threat and not st.searched,
+                   "Enemies are here." if threat else "Already searched." if st.searched else None)]  # fmt: skip
+
+
+@TABLE.lister
+def _trap_actions(gm: GM) -> list[Action]:
+    """Look for traps (the Infiltration skill, or a tool an item rule names: the 3 meter pole); disarm those found."""
+    room, st = gm.room(), gm.room_state()
+    threat = _threat(gm)
+    tool = powers.tool_for(gm, "look_for_traps")
+    can_look = any(m.adv.character.has_skill("Infiltration") for m in gm.active()) or tool is not None
+    why = ("Needs the Infiltration skill or a tool such as a 3 meter pole." if not can_look
+           else "Enemies are here." if threat else None)  # fmt: skip
+    out = [Action("traps", "look_for_traps", "Look for traps (INT)", _turn_cost(1), can_look and not threat, why,
+                  rule="Look for traps (1 turn): INT test; critical failure sets them off.")]  # fmt: skip
     for i, (trap, tst) in enumerate(zip(room.traps, st.traps, strict=True)):
         if tst.found and not (tst.disarmed or tst.triggered):
-            out.append(
-                Action(
-                    f"disarm:{i}",
-                    "disarm",
-                    f"Disarm the {trap.name} ({disarm_attr(trap).value})",
-                    _turn_cost(1),
-                    not threat,
-                    "Enemies are here." if threat else None,
-                )
-            )
+            out.append(Action(f"disarm:{i}", "disarm", f"Disarm the {trap.name} ({disarm_attr(trap).value})",
+                              _turn_cost(1), not threat, "Enemies are here." if threat else None))  # fmt: skip
     return out
 
 
@@ -1147,62 +1052,26 @@ def _search(gm: GM) -> None:
         return
     found = hidden if roll.verdict.great_success else hidden[:1]
     for i in found:
-        _secret_found(gm, i)
+        secret_found(gm, i)
 
 
-def _secret_found(gm: GM, i: int) -> None:
-    """The room's secret ``i`` is found (a secret door opens the way it hides)."""
-    st = gm.room_state()
-    st.secrets_found.append(i)
-    s = gm.room().secrets[i]
-    gm.emit("secret", f"Found: {s.text}", secret=s.kind)
-    if s.kind == "door" and s.reveals.startswith("connection "):
-        link_id = int(s.reveals.split()[1])
-        link = next(lk for lk in gm.site_level().links if lk.id == link_id)
-        door_state(gm, link).found = True
-        door_state(gm, link).opened = True
-
-
-def _ashes(gm: GM) -> tuple[Member, Carried] | None:
-    names = {i.name.lower() for i in gm.content.items.items if i.rule == "identify_or_reveal"}
-    return next(((m, i) for m in gm.active() for i in m.adv.inventory.items if i.name.lower() in names), None)
+# --- what the party's items are for: a handler per item rule (rules.gm.item_rules, powers.ITEM_RULES) -------------
+# Listed last, as the room's item actions always were; at doors and on moves above; the pole's looking for traps
+# in the room's actions.
 
 
 @TABLE.lister
-def _ashes_actions(gm: GM) -> list[Action]:
-    """Ashes of insight, quick: "reveals something invisible" — what the room hides from the eye (RULINGS R203)."""
-    found = _ashes(gm)
-    if found is None:
-        return []
-    m, item = found
-    return [Action(f"ashes:{m.id}", "ashes", f"{m.name}: scatter the {item.name.lower()} (reveal what is hidden here)",
-                   Cost(), who=m.id, params=(("item", item.name),),
-                   rule=f"{item.name} (quick): reveals something invisible — every secret and hidden trap of this "
-                   "room shows. Used up.")]  # fmt: skip
+def _item_rule_actions(gm: GM) -> list[Action]:
+    return [a for r in powers.ITEM_RULES.values() if r.room is not None for a in r.room(gm)]
 
 
-@TABLE.applies("ashes")
-def _scatter_ashes(gm: GM, action: Action) -> None:
-    found = _ashes(gm)
-    if found is None:
-        raise RuleError("no ashes of insight to scatter")
-    m, item = found
-    room, st = gm.room(), gm.room_state()
-    gm.emit("ashes", f"{m.name} scatters the {item.name.lower()}: they settle on what the eye cannot see.", who=m.id)
-    use_up(gm, m, item)
-    shown = 0
-    for i in range(len(room.secrets)):
-        if i not in st.secrets_found:
-            _secret_found(gm, i)
-            shown += 1
-    for i, ts in enumerate(st.traps):
-        if not (ts.found or ts.triggered or ts.disarmed):
-            ts.found = True
-            shown += 1
-            trap = room.traps[i]
-            gm.emit("traps", f"The ashes outline a trap: {trap.text} ({trap.clue})", trap=trap.name)
-    if not shown:
-        gm.emit("ashes", "The ashes settle evenly: nothing here is hidden.", who=m.id)
+@TABLE.applies(*(kind for r in powers.ITEM_RULES.values() if r.apply is not None for kind in r.kinds))
+def _item_rule(gm: GM, action: Action) -> None:
+    rule = next(r for r in powers.ITEM_RULES.values() if action.kind in r.kinds)
+    assert rule.apply is not None
+    turns = rule.apply(gm, action)
+    if turns:
+        end_turn(gm, turns, rule.doing)
 
 
 def _look_for_traps(gm: GM) -> None:

@@ -177,70 +177,50 @@ def _use_outside(gm: GM, kind: powers.Kind, name: str, m: Member) -> str | Liter
 
 
 def magic_actions(gm: GM) -> list[Action]:
+    """Each adventurer's spells (cast the memorised, concentrate on the forgotten), then their prayers."""
+    return [a for m in gm.active() for a in (*_spell_actions(gm, m), *_prayer_actions(gm, m))]
+
+
+def _spell_actions(gm: GM, m: Member) -> list[Action]:
+    book = m.adv.spellbook
+    if book is None or not m.adv.character.has_trait("Magic user"):
+        return []
     out: list[Action] = []
-    for m in gm.active():
-        book = m.adv.spellbook
-        if book is not None and m.adv.character.has_trait("Magic user"):
-            for spell in book.memorised:
-                if spell in book.forgotten:
-                    continue
-                use = _use_outside(gm, "spell", spell, m)
-                if use is False:
-                    continue
-                risky = not carries(m, gm.content, "conductor")
-                out.append(
-                    Action(
-                        f"cast:{m.id}:{spell}",
-                        "cast",
-                        f"{m.name}: cast {spell}" + (" (no conductor: any failure is a mishap)" if risky else "")
-                        + f" (INT {odds(m.adv.character.test_spec(Attr.INT)).success:.0%} to keep it)",
-                        Cost(turns=1),
-                        use is None,
-                        use or None,
-                        who=m.id,
-                        params=(("spell", spell),),
-                        rule=f"{spell}: {_text(gm, 'spell', spell)} — Cast a spell (1 turn): it works; then an INT "
-                        "test: a failure forgets it, a critical failure is a mishap.",
-                    )
-                )
-            for spell in book.forgotten:
-                out.append(
-                    Action(
-                        f"concentrate:{m.id}:{spell}",
-                        "concentrate",
-                        f"{m.name}: concentrate to recall {spell} (INT "
-                        f"{odds(m.adv.character.test_spec(Attr.INT)).success:.0%}; a failure is a mishap)",
-                        Cost(turns=1),
-                        who=m.id,
-                        params=(("spell", spell),),
-                        rule="Concentrate (1 turn): an INT test refreshes a forgotten spell; a failure is a "
-                        "mishap.",
-                    )
-                )
-        prayers = m.adv.prayers
-        if prayers is not None and m.adv.character.has_trait("Divine mandate"):
-            for prayer in prayers.memorised:
-                use = _use_outside(gm, "prayer", prayer, m)
-                if use is False:
-                    continue
-                why, exhausted, plea = powers.prayer_blocked(gm, m, prayer)
-                why = (use or None) or why
-                label = f"{m.name}: pray for {prayer}" + (" (desperate plea)" if exhausted and plea else "")
-                label += f" (PRE {odds(m.adv.character.test_spec(Attr.PRE)).success:.0%})"
-                out.append(
-                    Action(
-                        f"pray:{m.id}:{prayer}",
-                        "pray",
-                        label,
-                        Cost(turns=1),
-                        why is None,
-                        why,
-                        who=m.id,
-                        params=(("prayer", prayer), ("plea", exhausted)),
-                        rule=f"{prayer}: {_text(gm, 'prayer', prayer)} — Invoke a prayer (1 turn): a PRE test "
-                        "first; on a failure the god does not answer, on a critical failure the god is angered.",
-                    )
-                )
+    keep = odds(m.adv.character.test_spec(Attr.INT)).success
+    for spell in book.memorised:
+        if spell in book.forgotten or (use := _use_outside(gm, "spell", spell, m)) is False:
+            continue
+        risky = " (no conductor: any failure is a mishap)" if not carries(m, gm.content, "conductor") else ""
+        out.append(Action(f"cast:{m.id}:{spell}", "cast", f"{m.name}: cast {spell}{risky} (INT {keep:.0%} to keep it)",
+                          Cost(turns=1), use is None, use or None, who=m.id, params=(("spell", spell),),
+                          rule=f"{spell}: {_text(gm, 'spell', spell)} — Cast a spell (1 turn): it works; then an INT "
+                          "test: a failure forgets it, a critical failure is a mishap."))  # fmt: skip
+    for spell in book.forgotten:
+        out.append(Action(f"concentrate:{m.id}:{spell}", "concentrate",
+                          f"{m.name}: concentrate to recall {spell} (INT {keep:.0%}; a failure is a mishap)",
+                          Cost(turns=1), who=m.id, params=(("spell", spell),),
+                          rule="Concentrate (1 turn): an INT test refreshes a forgotten spell; a failure is a "
+                          "mishap."))  # fmt: skip
+    return out
+
+
+def _prayer_actions(gm: GM, m: Member) -> list[Action]:
+    prayers = m.adv.prayers
+    if prayers is None or not m.adv.character.has_trait("Divine mandate"):
+        return []
+    out: list[Action] = []
+    for prayer in prayers.memorised:
+        use = _use_outside(gm, "prayer", prayer, m)
+        if use is False:
+            continue
+        why, exhausted, plea = powers.prayer_blocked(gm, m, prayer)
+        why = (use or None) or why
+        label = f"{m.name}: pray for {prayer}" + (" (desperate plea)" if exhausted and plea else "")
+        label += f" (PRE {odds(m.adv.character.test_spec(Attr.PRE)).success:.0%})"
+        rule = (f"{prayer}: {_text(gm, 'prayer', prayer)} — Invoke a prayer (1 turn): a PRE test first; on a failure "
+                "the god does not answer, on a critical failure the god is angered.")
+        out.append(Action(f"pray:{m.id}:{prayer}", "pray", label, Cost(turns=1), why is None, why, who=m.id,
+                          params=(("prayer", prayer), ("plea", exhausted)), rule=rule))  # fmt: skip
     return out
 
 

@@ -56,6 +56,7 @@ afflictions' own rules.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -80,8 +81,6 @@ if TYPE_CHECKING:
     from rules.gm.site import SiteFeature, SiteLink
     from rules.gm.state import GroupState, Member
     from rules.inventory import Carried
-
-KINDS = ("freeform", "feature", "listen", "veteran", "ward", "floor")
 
 
 # --- Time / Gear / Skill --------------------------------------------------------------------------------
@@ -427,80 +426,128 @@ def _verb_action(gm: GM, verb: Verb, id_: str, label: str, why: str | None, **pa
     )
 
 
+Lister = Callable[["GM"], list[Action]]
+Applier = Callable[["GM", Action], int]
+
+#: What this module lists, in order (each a small function over the party's room), and how it applies each kind
+#: (returning the exploration turns spent, which the exploration ends).
+LISTERS: list[Lister] = []
+APPLIERS: dict[str, Applier] = {}
+
+
+def _lists(fn: Lister) -> Lister:
+    LISTERS.append(fn)
+    return fn
+
+
+def _applies(kind: str) -> Callable[[Applier], Applier]:
+    def register(fn: Applier) -> Applier:
+        APPLIERS[kind] = fn
+        return fn
+
+    return register
+
+
 def actions(gm: GM) -> list[Action]:
     """Everything this module adds to exploration, with cost, availability and rule."""
-    exp = gm.c.expedition
-    if exp is None or not gm.active():
+    if gm.c.expedition is None or not gm.active():
         return []
-    ff = gm.content.freeform
-    watched = _watched(gm)
-    busy = "Enemies are watching you." if watched else None
-    out: list[Action] = []
+    return [a for lister in LISTERS for a in lister(gm)]
+
+
+def _here(gm: GM) -> int:
+    exp = gm.c.expedition
+    assert exp is not None
+    return exp.room
+
+
+def _busy(gm: GM) -> str | None:
+    return "Enemies are watching you." if _watched(gm) else None
+
+
+@_lists
+def _listen_actions(gm: GM) -> list[Action]:
+    ff, busy, room = gm.content.freeform, _busy(gm), _here(gm)
+    return [Action(f"listen:{link.id}", "listen",
+                   f"Listen at the {link.door} door to {_room_label(gm, link.other(room))} ({ff.listen.attr})",
+                   Cost(turns=ff.listen.turns), busy is None, busy, target=str(link.other(room)),
+                   params=(("link", link.id),), rule=ff.listen.rule)
+            for link in _closed_doors(gm)]  # fmt: skip
+
+
+@_lists
+def _verb_actions(gm: GM) -> list[Action]:
+    """The catalogue's verbs, each on what it is aimed at: a door, a locked door, the enemies, animals, or none."""
+    busy, room = _busy(gm), _here(gm)
     doors = _closed_doors(gm)
-    # listening
-    for link in doors:
-        target = link.other(exp.room)
-        out.append(Action(f"listen:{link.id}", "listen",
-                          f"Listen at the {link.door} door to {_room_label(gm, target)} ({ff.listen.attr})",
-                          Cost(turns=ff.listen.turns), busy is None, busy, target=str(target),
-                          params=(("link", link.id),), rule=ff.listen.rule))  # fmt: skip
-    # the catalogue
-    for verb in ff.verbs:
+    out: list[Action] = []
+    for verb in gm.content.freeform.verbs:
         if verb.target == "door":
-            for link in doors:
-                if door_state(gm, link).spiked:
-                    continue
-                target = link.other(exp.room)
-                out.append(_verb_action(gm, verb, f"freeform:{verb.id}:{link.id}",
-                                        f"{verb.name}: the {link.door} door to {_room_label(gm, target)}", busy,
-                                        target=target, link=link.id))  # fmt: skip
+            out += [_verb_action(gm, verb, f"freeform:{verb.id}:{link.id}",
+                                 f"{verb.name}: the {link.door} door to {_room_label(gm, link.other(room))}", busy,
+                                 target=link.other(room), link=link.id)
+                    for link in doors if not door_state(gm, link).spiked]  # fmt: skip
         elif verb.target == "locked_door":
-            for link in doors:
-                if link.door != "locked" or door_state(gm, link).unlocked:
-                    continue
-                target = link.other(exp.room)
-                out.append(_verb_action(gm, verb, f"freeform:{verb.id}:{link.id}",
-                                        f"{verb.name}: the door to {_room_label(gm, target)}", busy,
-                                        target=target, link=link.id))  # fmt: skip
+            out += [_verb_action(gm, verb, f"freeform:{verb.id}:{link.id}",
+                                 f"{verb.name}: the door to {_room_label(gm, link.other(room))}", busy,
+                                 target=link.other(room), link=link.id)
+                    for link in doors if link.door == "locked" and not door_state(gm, link).unlocked]  # fmt: skip
         elif verb.target == "enemies":
-            if watched:
-                out.append(_verb_action(gm, verb, f"freeform:{verb.id}", verb.name, None))
+            out += [_verb_action(gm, verb, f"freeform:{verb.id}", verb.name, None)] if busy else []
         elif verb.target == "animals":
-            for i, g in enumerate(gm.room_state().monsters):
-                if g.count > 0 and g.aware and g.attitude not in AT_PEACE and _animal(gm, g.monster):
-                    out.append(_verb_action(gm, verb, f"freeform:{verb.id}:{i}", f"{verb.name}: {g.count} {g.monster}",
-                                            None, target=i))  # fmt: skip
+            out += [_verb_action(gm, verb, f"freeform:{verb.id}:{i}", f"{verb.name}: {g.count} {g.monster}", None,
+                                 target=i)
+                    for i, g in enumerate(gm.room_state().monsters)
+                    if g.count > 0 and g.aware and g.attitude not in AT_PEACE and _animal(gm, g.monster)]  # fmt: skip
         elif verb.target == "none":
             out.append(_verb_action(gm, verb, f"freeform:{verb.id}", verb.name, None))
-    # room features
-    room = gm.room()
-    st = gm.room_state()
-    for i, feature in enumerate(room.features):
-        out.append(_feature_action(gm, i, feature, "Already done." if i in st.features_used else busy))
-    # what a feature gave that no one had room for (R230)
-    for i, item in enumerate(st.floor):
+    return out
+
+
+@_lists
+def _feature_actions(gm: GM) -> list[Action]:
+    busy, used = _busy(gm), gm.room_state().features_used
+    return [_feature_action(gm, i, feature, "Already done." if i in used else busy)
+            for i, feature in enumerate(gm.room().features)]  # fmt: skip
+
+
+@_lists
+def _floor_actions(gm: GM) -> list[Action]:
+    """What a feature gave that no one had room for (R230)."""
+    out = []
+    for i, item in enumerate(gm.room_state().floor):
         room_for = rewards.can_take(gm, item)
         out.append(Action(f"floor:{i}", "floor", f"Pick up {item.name.lower()} from the floor", Cost(), room_for,
                           None if room_for else "No one has room for it.", params=(("item", item.name),),
                           rule="R230"))  # fmt: skip
-    # the skills
-    veterans = [m for m in gm.active() if m.adv.character.has_skill(ff.veteran.skill)]
-    if veterans:
-        skill = _skill(gm, ff.veteran.skill)
-        attr = Attr(skill.test_attr or "PRE")
-        m = max(veterans, key=lambda x: (x.adv.character.available(attr), x.adv.character.attr(attr).proficiency))
-        label = f"{m.name} reads the signs of the dungeon (Veteran, {attr.value})"
-        out.append(Action("veteran", "veteran", label, Cost(turns=skill.exploration_turns or 1), busy is None, busy,
-                          who=m.id, rule=skill.text))  # fmt: skip
-    wardens = [m for m in gm.active() if m.adv.character.has_skill(ff.ward.skill)]
-    if wardens and st.corpses:
-        skill = _skill(gm, ff.ward.skill)
-        lying = "lying" in st.corpses
-        why = busy or (None if lying else "The dead here are already warded, or gone.")
-        out.append(Action("ward", "ward", f"{wardens[0].name} wards the dead of {room.name} (Ward the dead)",
-                          Cost(turns=skill.exploration_turns or 1), why is None, why, who=wardens[0].id,
-                          rule=skill.text))  # fmt: skip
     return out
+
+
+@_lists
+def _veteran_actions(gm: GM) -> list[Action]:
+    ff, busy = gm.content.freeform, _busy(gm)
+    veterans = [m for m in gm.active() if m.adv.character.has_skill(ff.veteran.skill)]
+    if not veterans:
+        return []
+    skill = _skill(gm, ff.veteran.skill)
+    attr = Attr(skill.test_attr or "PRE")
+    m = max(veterans, key=lambda x: (x.adv.character.available(attr), x.adv.character.attr(attr).proficiency))
+    label = f"{m.name} reads the signs of the dungeon (Veteran, {attr.value})"
+    return [Action("veteran", "veteran", label, Cost(turns=skill.exploration_turns or 1), busy is None, busy,
+                   who=m.id, rule=skill.text)]  # fmt: skip
+
+
+@_lists
+def _ward_actions(gm: GM) -> list[Action]:
+    ff, busy, room, st = gm.content.freeform, _busy(gm), gm.room(), gm.room_state()
+    wardens = [m for m in gm.active() if m.adv.character.has_skill(ff.ward.skill)]
+    if not (wardens and st.corpses):
+        return []
+    skill = _skill(gm, ff.ward.skill)
+    why = busy or (None if "lying" in st.corpses else "The dead here are already warded, or gone.")
+    return [Action("ward", "ward", f"{wardens[0].name} wards the dead of {room.name} (Ward the dead)",
+                   Cost(turns=skill.exploration_turns or 1), why is None, why, who=wardens[0].id,
+                   rule=skill.text)]  # fmt: skip
 
 
 def feature_verb(gm: GM, feature: SiteFeature) -> Verb | None:
@@ -542,22 +589,17 @@ def _feature_action(gm: GM, index: int, feature: SiteFeature, why: str | None) -
 
 def apply(gm: GM, action: Action) -> int:
     """Do ``action`` (one of :func:`actions`'); return the exploration turns it cost (not yet ended)."""
-    kind = action.kind
-    if kind == "freeform":
-        return _freeform(gm, action)
-    if kind == "feature":
-        return _feature(gm, int(action.id.split(":")[1]))
-    if kind == "listen":
-        return _listen(gm, int(action.id.split(":")[1]))
-    if kind == "floor":
-        return _pickup(gm, int(action.id.split(":")[1]))
-    if kind == "veteran":
-        return _veteran(gm, gm.c.member(action.who or ""))
-    if kind == "ward":
-        return _ward(gm, gm.c.member(action.who or ""))
-    raise RuleError(f"unknown freeform action {kind!r}")
+    fn = APPLIERS.get(action.kind)
+    if fn is None:
+        raise RuleError(f"unknown freeform action {action.kind!r}")
+    return fn(gm, action)
 
 
+def _index(action: Action) -> int:
+    return int(action.id.split(":")[1])
+
+
+@_applies("freeform")
 def _freeform(gm: GM, action: Action) -> int:
     verb = gm.content.freeform.verb(str(action.param("verb")))
     attr = Attr(verb.attr) if verb.attr else None
@@ -581,6 +623,11 @@ def _freeform(gm: GM, action: Action) -> int:
                 g.aware = False
     apply_effects(gm, member, outcome_effects(out, attr), verb.name.lower())
     return verb.turns
+
+
+@_applies("feature")
+def _feature_applied(gm: GM, action: Action) -> int:
+    return _feature(gm, _index(action))
 
 
 def _feature(gm: GM, index: int) -> int:
@@ -608,6 +655,11 @@ def _feature(gm: GM, index: int) -> int:
     return _freeform_turns(gm)
 
 
+@_applies("floor")
+def _pickup_applied(gm: GM, action: Action) -> int:
+    return _pickup(gm, _index(action))
+
+
 def _pickup(gm: GM, index: int) -> int:
     st = gm.room_state()
     item = st.floor[index]
@@ -618,6 +670,11 @@ def _pickup(gm: GM, index: int) -> int:
     del st.floor[index]
     gm.emit("pickup", f"{who.name} picks up {item.name.lower()} from the floor.", who=who.id, item=item.name)
     return 0
+
+
+@_applies("listen")
+def _listen_applied(gm: GM, action: Action) -> int:
+    return _listen(gm, _index(action))
 
 
 def _listen(gm: GM, link_id: int) -> int:
@@ -643,6 +700,11 @@ def _listen(gm: GM, link_id: int) -> int:
     return ff.turns
 
 
+@_applies("veteran")
+def _veteran_applied(gm: GM, action: Action) -> int:
+    return _veteran(gm, gm.c.member(action.who or ""))
+
+
 def _veteran(gm: GM, member: Member) -> int:
     skill = _skill(gm, gm.content.freeform.veteran.skill)
     attr = Attr(skill.test_attr or "PRE")
@@ -663,6 +725,11 @@ def _veteran(gm: GM, member: Member) -> int:
     return skill.exploration_turns or 1
 
 
+@_applies("ward")
+def _ward_applied(gm: GM, action: Action) -> int:
+    return _ward(gm, gm.c.member(action.who or ""))
+
+
 def _ward(gm: GM, member: Member) -> int:
     skill = _skill(gm, gm.content.freeform.ward.skill)
     st = gm.room_state()
@@ -675,5 +742,8 @@ def _ward(gm: GM, member: Member) -> int:
             who=member.id, warded=n)  # fmt: skip
     return skill.exploration_turns or 1
 
+
+#: The kinds of action this module applies (the exploration registers them in its table).
+KINDS = tuple(APPLIERS)
 
 __all__ = ["KINDS", "actions", "apply", "attempt", "plain_effects", "roll_fate"]

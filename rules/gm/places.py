@@ -94,3 +94,16 @@ def key_for(gm: GM, link: SiteLink) -> Carried | None:
             if item.name.lower() == wanted:
                 return item
     return None
+
+
+def secret_found(gm: GM, i: int) -> None:
+    """The room's secret ``i`` is found (a secret door opens the way it hides)."""
+    st = gm.room_state()
+    st.secrets_found.append(i)
+    s = gm.room().secrets[i]
+    gm.emit("secret", f"Found: {s.text}", secret=s.kind)
+    if s.kind == "door" and s.reveals.startswith("connection "):
+        link_id = int(s.reveals.split()[1])
+        link = next(lk for lk in gm.site_level().links if lk.id == link_id)
+        door_state(gm, link).found = True
+        door_state(gm, link).opened = True

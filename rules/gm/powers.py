@@ -156,24 +156,81 @@ def handler(kind: Kind, name: str) -> Power | None:
     return POWERS.get((kind, name))
 
 
-#: What an item is for (``items.toml`` ``rule``), and where the GM plays it.  An item that is the gear of a freeform
-#: verb (``freeform.toml``: the shovel, the climbing gear, the mechanics toolkit) is played by that verb.
-ITEM_RULES: dict[str, str] = {
-    "camp_fire": "camp: a fire with camping supplies",
-    "draw_maps": "exploration: the way back through explored rooms, mapped (places.move_cost, RULINGS R203)",
-    "probe_traps": "exploration: look for traps with a pole",
-    "spike_door": "exploration: spike a door",
-    "pick_lock": "exploration: pick a lock",
-    "build_trap": "combat: set a trap",
-    "navigate": "interlude: a shorter road to a dungeon (RULINGS R203)",
-    "banish_undead": "combat: its dice added to a prayer against the undead (RULINGS R203)",
-    "identify_or_reveal": "exploration: what is hidden in the room revealed (RULINGS R203)",
-    "miracles": "prayers: the holy symbol",
-    "pack_animal": "the pack mule's slots",
-    "weapon_damage_bonus_expedition": "combat: living ashes on a weapon",
-    "alchemy": "exploration: extracts from the dead; Transmute",
-    "grimoire": "camp: studying spells",
-}
+@dataclass(frozen=True)
+class ItemRule:
+    """What an item is for (``items.toml`` ``rule``), by the rule's name.  Where the GM plays it as an action of
+    its own, the handler lists it (``room``: in the party's room; ``door``: at a door, given whether enemies are
+    here) and applies it (``apply``, for its action ``kinds``; it returns the exploration turns spent); an item
+    that lets the party take an action of the exploration's own (looking for traps) names it (``tool_for``); one
+    that changes a move is called as the party moves (``moved``).  An item played inside another procedure says
+    where (``elsewhere``)."""
+
+    key: str
+    room: Callable[[GM], list[Action]] | None = None
+    door: Callable[[GM, SiteLink, bool], list[Action]] | None = None
+    kinds: tuple[str, ...] = ()
+    apply: Callable[[GM, Action], int] | None = None
+    doing: str = ""  # what the turns it spends are spent on ("picking a lock")
+    tool_for: str = ""
+    moved: Callable[[GM, SiteLink, int], None] | None = None
+    elsewhere: str = ""
+
+
+#: Every item rule the GM plays, by the rule's name.  The exploration's are registered by
+#: :mod:`rules.gm.item_rules` (which :mod:`rules.gm.exploration` lists and applies through); the rest here, with
+#: where they are played.
+ITEM_RULES: dict[str, ItemRule] = {}
+
+
+def register_item_rule(rule: ItemRule) -> ItemRule:
+    if rule.key in ITEM_RULES:
+        raise ValueError(f"item rule {rule.key!r} already has a handler")
+    acts = rule.room is not None or rule.door is not None
+    if acts != (rule.apply is not None) or acts != bool(rule.kinds):
+        raise ValueError(f"item rule {rule.key!r}: an action needs a lister, an applier and its kinds")
+    if not (acts or rule.tool_for or rule.moved or rule.elsewhere):
+        raise ValueError(f"item rule {rule.key!r} does nothing")
+    ITEM_RULES[rule.key] = rule
+    return rule
+
+
+def items_with_rule(content: Content, rule: str) -> frozenset[str]:
+    """The lower-case names of the items whose rule is ``rule``."""
+    return frozenset(i.name.lower() for i in content.items.items if i.rule == rule)
+
+
+def carrying_rule(gm: GM, rule: str) -> tuple[Member, Carried] | None:
+    """The first adventurer able to act who carries an item whose rule is ``rule``, and the item."""
+    names = items_with_rule(gm.content, rule)
+    return next(((m, i) for m in gm.active() for i in m.adv.inventory.items if i.name.lower() in names), None)
+
+
+def tool_for(gm: GM, kind: str) -> tuple[Member, Carried] | None:
+    """Who carries an item whose rule lets the party take an action of ``kind`` (:attr:`ItemRule.tool_for`), and
+    the item."""
+    for rule in ITEM_RULES.values():
+        if rule.tool_for == kind and (found := carrying_rule(gm, rule.key)) is not None:
+            return found
+    return None
+
+
+for _key, _where in (
+    ("camp_fire", "camp: a fire with camping supplies"),
+    ("build_trap", "combat: the trapping kit Fast trapping throws (manoeuvres)"),
+    ("navigate", "interlude: a shorter road to a dungeon (RULINGS R203)"),
+    ("banish_undead", "prayers: its dice added to a prayer against the undead (banishing_dice, RULINGS R203)"),
+    ("miracles", "prayers: the holy symbol"),
+    ("pack_animal", "the pack mule's slots, fed in the interlude"),
+    ("weapon_damage_bonus_expedition", "combat: living ashes on a weapon"),
+    ("alchemy", "exploration: extracts from the dead; Transmute"),
+    ("grimoire", "camp: studying spells"),
+    ("dig", "freeform: the gear of the verb Dig or pry"),
+    ("climb", "freeform: the gear of the verb Climb"),
+    ("mechanics", "freeform: the gear of the verb Barricade a door"),
+):
+    register_item_rule(ItemRule(_key, elsewhere=_where))
+
+
 @dataclass(frozen=True)
 class ItemEffect:
     """What an item's or a potion's effect tag (``effects[].special``, a trap's ``special``) does: ``outside`` a
@@ -227,10 +284,9 @@ def item_effect(gm: GM, target: Member, special: str | None, name: str,
 
 
 def _items_unplayed(content: Content) -> list[str]:
-    gear = {g.name.lower() for v in content.freeform.verbs for g in v.gear}
     out = []
     for item in content.items.items:
-        if item.rule is not None and item.rule not in ITEM_RULES and item.name.lower() not in gear:
+        if item.rule is not None and item.rule not in ITEM_RULES:
             out.append(f"item: {item.name} (rule {item.rule!r})")
         tags = [e.special for e in item.effects] + [item.trap.special if item.trap is not None else None]
         out += [f"item: {item.name} (effect {t!r})" for t in tags if t is not None and t not in ITEM_SPECIALS]
