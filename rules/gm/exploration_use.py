@@ -298,8 +298,7 @@ def pray(gm: GM, action: Action) -> None:
         text = "The god does not answer." if res.outcome is PrayerOutcome.IGNORED else "The god is angered!"
         gm.emit("prayer", f"{m.name} prays for {name}. {text}", who=m.id, outcome=res.outcome.value)
         return
-    entry = next((p for p in gm.content.magic.prayers if p.name == name), None)
-    gm.emit("prayer", f"{m.name}'s prayer is answered: {entry.text if entry else name}", who=m.id)
+    gm.emit("prayer", f"{m.name}'s prayer for {name} is answered.", who=m.id)  # the handler says what it does
     power = powers.handler("prayer", name)
     if power is not None and power.outside is not None:
         power.outside(gm, m)

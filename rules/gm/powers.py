@@ -306,6 +306,13 @@ def resolve_target(cs: CombatState, target: str) -> Target:
         raise RuleError(f"no target {target!r} in this fight") from None
 
 
+def still(gm: GM, until: int) -> bool:
+    """An effect kept as "until this exploration turn of the expedition" (Hover, Arcane Seal) holds now.  0 is
+    "never cast": at the expedition's first turn (0) every adventurer hovered and was warded from spells."""
+    exp = gm.c.expedition
+    return exp is not None and until > 0 and until >= exp.turns
+
+
 def lasts(gm: GM, kind: Kind, name: str) -> int:
     """Roll the power's duration from its entry (the content's dice)."""
     entries = gm.content.magic.spells if kind == "spell" else gm.content.magic.prayers
@@ -357,8 +364,8 @@ def cast_outside(gm: GM, m: Member, spell: str) -> None:
     book = m.adv.spellbook
     if book is None:
         raise RuleError(f"{m.name} has no spells")
-    entry = next((s for s in gm.content.magic.spells if s.name == spell), None)
-    gm.emit("spell", f"{m.name} casts {spell}: {entry.text if entry else ''}", who=m.id, spell=spell)
+    # what the spell does is the handler's to say (the book's text was printed here as if it were the outcome)
+    gm.emit("spell", f"{m.name} casts {spell}.", who=m.id, spell=spell)
     power = handler("spell", spell)
     if power is not None and power.outside is not None:
         power.outside(gm, m)
@@ -454,6 +461,9 @@ def _food_and_water(gm: GM, caster: Member) -> None:
     for item in (Carried("Ration", "", rarity="common"), Carried("Water", "", liquid=True, rarity="free")):
         try:
             caster.adv.inventory.add(item)
+            what = "A ration" if item.name == "Ration" else "Fresh water"
+            gm.emit("prayer", f"{what} appears in {caster.name}'s hands (Create food and water).",
+                    who=caster.id)  # fmt: skip
         except RuleError:
             gm.emit("prayer", f"No room to carry the {item.name.lower()}: it is consumed at once.", who=caster.id)
             gm.cure(caster, "hungry" if item.name == "Ration" else "parched", "Create food and water")
@@ -894,14 +904,19 @@ def repair_armour(gm: GM, m: Member, points: int = 1, *, metal: bool = False) ->
 
 def _summer(gm: GM, members: list[Member], foes: list[Foe]) -> None:
     """Akhzu's Prayer of Summer: "Repair one armor point from everyone Nearby, including enemies." """
+    mended = 0
     for m in members:
         if repair_armour(gm, m):
+            mended += 1
             gm.emit("repair", f"{m.name}'s armour mends a point (Prayer of Summer).", who=m.id)
     for e in foes:
         full = core.sheet(gm, e.monster).armor
         if e.ap < full:
             e.ap += 1
+            mended += 1
             gm.emit("foe_repair", f"{core.label(e)}'s armour mends a point (Prayer of Summer).", foe=e.id)
+    if not mended:
+        gm.emit("repair", "A warm wind passes: no armour nearby is broken (Prayer of Summer).")
 
 
 _season_prayer("Prayer of Summer", _summer)
@@ -967,8 +982,12 @@ UNCLEANSED = frozenset({"cursed", "doomed", "plagued"})
 
 
 def _cleanse(gm: GM, m: Member) -> None:
-    for name in sorted(set(m.adv.character.afflictions) - UNCLEANSED):
+    burnt = sorted(set(m.adv.character.afflictions) - UNCLEANSED)
+    for name in burnt:
         gm.cure(m, name, "Cleansing Flames")
+    if not burnt:
+        gm.emit("cure", f"The flames pass through {m.name}: there is nothing in them to burn (Cleansing Flames).",
+                who=m.id)  # fmt: skip
 
 
 def _cleansing_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter | Foe) -> None:
@@ -1309,14 +1328,14 @@ def floats_over(gm: GM, m: Member, trap: SiteTrap) -> bool:
     """``m`` hovers over a trap set in the floor (it does not spring for them); the theme's trap table says which
     lie in the floor (``floor``, RULINGS R200)."""
     exp = gm.c.expedition
-    return exp is not None and m.hovering >= exp.turns and trap.floor
+    return still(gm, m.hovering) and trap.floor
 
 
 def _hover_ready(gm: GM, caster: Member) -> str | None:
     exp = gm.c.expedition
     if exp is None:
         return "Only on an expedition."
-    return "Already hovering." if caster.hovering >= exp.turns else None
+    return "Already hovering." if still(gm, caster.hovering) else None
 
 
 def _hover(gm: GM, caster: Member) -> None:
@@ -1425,7 +1444,7 @@ def _arcane_seal_on(gm: GM, caster: Member, target: Member) -> None:
 def _arcane_seal(gm: GM, caster: Member) -> None:
     """Arcane Seal: "Protects a nearby person or object from spells for 1d6 exploration turns." — the spells the
     engine casts at the party are the enemies' attacks on the mind (defended with INT, RULINGS R197)."""
-    unwarded = [m for m in gm.alive() if m.warded < (gm.c.expedition.turns if gm.c.expedition else 0)]
+    unwarded = [m for m in gm.alive() if not still(gm, m.warded)]
     names = [m.name for m in (unwarded or gm.alive())]
     pick = gm.decider.choose(gm, caster, "Arcane Seal: whom does it ward?", names)
     _arcane_seal_on(gm, caster, next(m for m in gm.alive() if m.name == pick))

@@ -216,3 +216,45 @@ def test_cure_light_wounds_asks_whom_and_offers_the_bleeding_first() -> None:
     assert asked[0][0].startswith(other.name) and "bleeding" in asked[0][0] and asked[0][1].startswith(cleric.name)
     assert "bleeding" not in other.adv.character.afflictions and other.adv.character.attrs[Attr.DEX].wounds == 0
     assert cleric.adv.character.attrs[Attr.STR].wounds == 2
+
+
+def test_every_power_out_of_a_fight_says_what_it_did() -> None:
+    """The cast message used to be the book's text, as if it were the outcome; now the handler says what happened,
+    so a handler that says nothing (Create food and water, Prayer of Summer, Cleansing Flames did) leaves the
+    player reading only "the prayer is answered"."""
+    silent = []
+    for (kind, name), power in sorted(powers.POWERS.items()):
+        if power.outside is None:
+            continue
+        gm = game(corridor(3, doors={1: "locked"}))
+        exploration.enter(gm, "test-site")
+        m = gm.c.party[0]
+        if power.ready is not None and power.ready(gm, m) is not None:
+            continue  # not offered here (tested with their own situations)
+        before = len(gm.events)
+        power.outside(gm, m)
+        if len(gm.events) == before:
+            silent.append(name)
+    assert silent == []
+
+
+def test_the_cast_message_is_not_the_rule_text() -> None:
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = caster(gm, spell="Light")
+    events = gm.apply(f"cast:{who}:Light")
+    said = next(e for e in events if e.kind == "spell")
+    assert said.text.endswith("casts Light.") and "Illuminates" not in said.text
+    assert any(e.kind == "light" for e in events)
+
+
+def test_no_one_hovers_or_is_warded_at_the_first_turn_before_any_spell() -> None:
+    """``hovering``/``warded`` hold "until this exploration turn"; 0 (never cast) at turn 0 read as cast."""
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    m = gm.c.party[0]
+    assert gm.c.expedition is not None and gm.c.expedition.turns == 0
+    assert not powers.still(gm, m.hovering) and not powers.still(gm, m.warded)
+    assert powers.handler("spell", "Hover").ready(gm, m) is None  # type: ignore[union-attr]
+    powers.handler("spell", "Hover").outside(gm, m)  # type: ignore[union-attr]
+    assert powers.still(gm, m.hovering)
