@@ -22,6 +22,7 @@ neutral) let the party pass but not loot.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rules.attributes import ATTRS, Attr
@@ -912,12 +913,10 @@ def _stabilise(gm: GM, action: Action) -> None:
 
 @TABLE.lister
 def _use_actions(gm: GM) -> list[Action]:
-    out: list[Action] = []
-    if not _threat(gm):
-        out += exploration_use.magic_actions(gm)
-        out += exploration_use.extract_actions(gm)
-    out += exploration_use.item_actions(gm)
-    return out
+    out = exploration_use.magic_actions(gm) + exploration_use.extract_actions(gm)
+    if _threat(gm):  # shown greyed with the reason, not hidden (they vanished while neutral monsters stood by)
+        out = [replace(a, available=False, reason="Not with enemies here.") if a.available else a for a in out]
+    return out + exploration_use.item_actions(gm)
 
 
 @TABLE.applies("extract")

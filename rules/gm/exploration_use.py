@@ -75,23 +75,27 @@ def item_actions(gm: GM) -> list[Action]:
             if key in seen:
                 continue
             seen.add(key)
-            targets = sorted(gm.alive(), key=lambda m: -_benefit(gm, entry, m))
-            best = targets[0] if targets else None
-            if best is None or _benefit(gm, entry, best) == 0:
-                continue
+            # "You can also give or use an item on someone in the same tile": out of a fight the party stands
+            # together, so on anyone it helps, the one it helps most first (a potion was offered only to whom the
+            # engine thought best: the drinker, never the downed ally)
+            targets = sorted((m for m in gm.alive() if _benefit(gm, entry, m) > 0),
+                             key=lambda m: -_benefit(gm, entry, m))  # fmt: skip
             cost = Cost() if quick else Cost(turns=1)
-            out.append(
-                Action(
-                    f"use:{owner.id}:{carried.name}:{best.id}",
-                    "use_item",
-                    f"{owner.name}: use the {carried.name.lower()} on {'themself' if best is owner else best.name}",
-                    cost,
-                    who=owner.id,
-                    target=best.id,
-                    params=(("item", carried.name),),
-                    rule="Use a quick item (free) / a slow item (1 turn).",
+            for whom in targets:
+                out.append(
+                    Action(
+                        f"use:{owner.id}:{carried.name}:{whom.id}",
+                        "use_item",
+                        f"{owner.name}: use the {carried.name.lower()} on "
+                        f"{'themself' if whom is owner else whom.name}",
+                        cost,
+                        who=owner.id,
+                        target=whom.id,
+                        params=(("item", carried.name),),
+                        rule="Use a quick item (free) / a slow item (1 turn). You can also give or use an item on "
+                        "someone in the same tile.",
+                    )
                 )
-            )
     return out
 
 

@@ -711,9 +711,9 @@ def _water_actions(gm: GM) -> list[Action]:
     out: list[Action] = []
     for m in gm.alive():
         if _flask(m) is not None:
-            out.append(Action(f"water:{m.id}", "water", f"{m.name} fills a canteen with water (free)", Cost(),
+            out.append(Action(f"water:{m.id}", "water", f"{m.name} fills a canteen with water", Cost(),
                               who=m.id, rule="Water is a free item (Items: Free items). Filling a canteen at a "
-                              "well costs no silver and no day's action (R185)."))  # fmt: skip
+                              "well costs no silver and no day's action."))  # fmt: skip
     return out
 
 
