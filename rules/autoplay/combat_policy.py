@@ -20,6 +20,7 @@ from math import comb
 from typing import TYPE_CHECKING
 
 from rules.attributes import ATTRS, Attr
+from rules.autoplay import powers_policy
 from rules.character import Condition
 from rules.checks import TestSpec
 from rules.content.schema_bestiary import Monster
@@ -107,7 +108,7 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
         a = first(kind)
         if a is not None:
             return a
-    a = _healing_prayer(gm, mine)
+    a = _healing_prayer(gm, mine) or powers_policy.in_fight(gm, cs, f, mine)
     if a is not None:
         return a
     if f.grabbed_by is not None:

@@ -969,8 +969,8 @@ def _transmute_actions(gm: GM) -> list[Action]:
         why = why or (power.ready(gm, m) if power.ready is not None else None)
         cost = 0 if rules.transmute_camp_free else 1
         why = why or (_spend(_state(gm), cost) if cost else None)
-        out.append(_act(f"transmute:{m.id}", "transmute", f"{m.name}: transmute extracts into a potion", why, actions=cost, who=m.id,
-                        params=(("spell", TRANSMUTE),), rule=rules.text))  # fmt: skip
+        out.append(_act(f"transmute:{m.id}", "transmute", f"{m.name}: transmute extracts into a potion", why,
+                        actions=cost, who=m.id, params=(("spell", TRANSMUTE),), rule=rules.text))  # fmt: skip
     return out
 
 

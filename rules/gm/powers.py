@@ -1327,7 +1327,6 @@ def _unravel(gm: GM) -> None:
 def floats_over(gm: GM, m: Member, trap: SiteTrap) -> bool:
     """``m`` hovers over a trap set in the floor (it does not spring for them); the theme's trap table says which
     lie in the floor (``floor``, RULINGS R200)."""
-    exp = gm.c.expedition
     return still(gm, m.hovering) and trap.floor
 
 

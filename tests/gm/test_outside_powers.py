@@ -223,7 +223,7 @@ def test_every_power_out_of_a_fight_says_what_it_did() -> None:
     so a handler that says nothing (Create food and water, Prayer of Summer, Cleansing Flames did) leaves the
     player reading only "the prayer is answered"."""
     silent = []
-    for (kind, name), power in sorted(powers.POWERS.items()):
+    for (_kind, name), power in sorted(powers.POWERS.items()):
         if power.outside is None:
             continue
         gm = game(corridor(3, doors={1: "locked"}))

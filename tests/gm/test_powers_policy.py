@@ -1,0 +1,79 @@
+"""The autoplay uses the powers and the tools (#13): a potion for the downed ally, Light with no torch, Transmute
+in camp, the ashes where it would search, a light bought for the companion who has none."""
+
+from __future__ import annotations
+
+from rules.attributes import Attr
+from rules.autoplay import camp_policy, powers_policy
+from rules.autoplay.player import explore
+from rules.character import Condition
+from rules.gm import alchemy, exploration
+from rules.inventory import Carried
+from tests.gm import test_interlude as town
+from tests.gm.scripted import corridor, game
+from tests.gm.test_alchemy import alchemist
+from tests.gm.test_combat import arena, cs_of, put
+from tests.gm.test_outside_powers import caster
+
+
+def test_a_healing_potion_goes_to_the_collapsed_ally_in_reach() -> None:
+    gm = arena([("Goblin Scrapper", 1)], party=2, surprise=None)
+    cs = cs_of(gm)
+    f, g = cs.fighters
+    me, ally = gm.c.member(f.id), gm.c.member(g.id)
+    me.adv.inventory.add(Carried("Healing tonic", "", rarity="uncommon", usage=4))
+    for m in (me, ally):
+        m.adv.character.afflictions.clear()
+    put(gm, g, f.x + 1, f.y)
+    ally.adv.character.attrs[Attr.DEX].wounds = 1
+    mine = [a for a in gm.legal_actions() if a.who == f.id]
+    assert powers_policy.in_fight(gm, cs, f, mine) is None  # a scratch on one standing: not worth an action
+    ally.adv.character.condition = Condition.COLLAPSED
+    pick = powers_policy.in_fight(gm, cs, f, [a for a in gm.legal_actions() if a.who == f.id])
+    assert pick is not None and pick.kind == "item" and pick.target == g.id
+
+
+def test_with_no_light_to_light_the_wizard_casts_light() -> None:
+    gm = game(corridor(3), light=False)
+    exploration.enter(gm, "test-site")
+    who = caster(gm, spell="Light")
+    pick = explore(gm, [a for a in gm.legal_actions() if a.available])
+    assert pick.id == f"cast:{who}:Light"
+    gm.c.party[1].adv.inventory.add(Carried("Torches", "", count=1, rarity="common"))
+    assert explore(gm, [a for a in gm.legal_actions() if a.available]).kind == "light"  # a torch first
+
+
+def test_in_camp_the_alchemist_transmutes_the_extracts() -> None:
+    gm = game(corridor(3, r1={"camp": frozenset({"dry"})}))
+    exploration.enter(gm, "test-site")
+    who = alchemist(gm)
+    for _ in range(2):
+        alchemy.add_extract(gm.c.member(who).adv.inventory, "ether")
+    gm.apply("camp")
+    gm.apply("settle")
+    pick = camp_policy.suggest(gm, gm.legal_actions())
+    assert pick.id == f"transmute:{who}"
+
+
+def test_the_ashes_are_scattered_where_the_party_would_search() -> None:
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    actions = [a for a in gm.legal_actions() if a.available]
+    search = next(a for a in actions if a.id == "search")
+    assert powers_policy.ashes_instead(gm, actions, search) is search
+    m = gm.c.party[0]
+    m.adv.inventory.add(Carried("Ashes of insight", "", rarity="valuable"))
+    actions = [a for a in gm.legal_actions() if a.available]
+    assert powers_policy.ashes_instead(gm, actions, search).kind == "ashes"
+
+
+def test_a_light_is_bought_for_the_companion_who_carries_none() -> None:
+    gm = town.game()
+    town.begin(gm)
+    town.shop(gm)
+    buyer, other = gm.c.party
+    by_id = {a.id: a for a in gm.legal_actions() if a.available}
+    buy = by_id["buy:Torches"]
+    assert powers_policy.for_whom(gm, buyer, buy, by_id) is buy  # the shopper has none: it is theirs
+    town.give(buyer, "Lantern")
+    assert powers_policy.for_whom(gm, buyer, buy, by_id).id == f"buy_for:Torches:{other.id}"
