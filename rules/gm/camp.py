@@ -1158,8 +1158,10 @@ def _break_camp(gm: GM, st: CampState) -> None:
             group=group.name,
             surprise=surprised,
         )
-        combat.start(gm, list(group.monsters), source="ambush", surprise="enemies" if surprised else None)
-        return
+        come = powers.held_back(gm, list(group.monsters))  # undead stop at a sealed room's lines (R204)
+        if come:
+            combat.start(gm, come, source="ambush", surprise="enemies" if surprised else None)
+            return
     doom = cfg.break_camp.doom_after_long_rest if st.long_rest else cfg.break_camp.doom
     fire = "snuffs out the fire, " if st.fire else ""
     gm.emit("break_camp", f"The party {fire}gathers its things and presses on.", doom=doom)

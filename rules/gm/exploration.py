@@ -233,6 +233,9 @@ def fire_doom(gm: GM, step: SiteDoomStep) -> None:
 
 
 def _enemies_arrive(gm: GM, groups: list[tuple[str, int]], source: str) -> None:
+    groups = powers.held_back(gm, groups)  # undead wait behind a sealed room's lines (R204)
+    if not groups:
+        return
     if gm.c.phase is Phase.COMBAT and gm.c.combat is not None:
         combat.reinforce(gm, groups, source)
     elif gm.c.phase is Phase.CAMP:
@@ -311,6 +314,9 @@ def _arrive(gm: GM, room_id: int, came_from: int | None) -> None:
         boss = _master_leaves(gm)
         if boss:
             _enemies_arrive(gm, [(boss, 1)], "the master of this place hunts you down")
+    waited = powers.released(gm)
+    if waited:  # the undead that waited behind a line of holy ash: out of the sealed room, they come (R204)
+        _enemies_arrive(gm, waited, "the undead that waited behind the line")
 
 
 def _boss(gm: GM) -> str | None:

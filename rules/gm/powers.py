@@ -1381,14 +1381,87 @@ def end_of_expedition(gm: GM) -> None:
 
 def _seal(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
     """Cador's Seal: "Creates a 3m line that no undead can cross during this expedition." — in a fight, drawn
-    around the cleric: no undead may step onto the cleric's tile or the tiles Close to it (RULINGS R201)."""
+    around the cleric: no undead may step onto the cleric's tile or the tiles Close to it (RULINGS R201); out of
+    one, across a doorway (:func:`_seal_outside`)."""
     line = {f.tile, *grid.around(f.tile)} & set(cs.tiles)
     cs.sealed = sorted(set(cs.sealed) | line)
     gm.emit("seal", f"{caster.name} draws a line of holy ash: no undead may cross it.", who=caster.id,
             tiles=[list(t) for t in line])  # fmt: skip
 
 
-_register(Power("prayer", "Seal", fight=_seal, area=True))
+def _unsealed(gm: GM) -> list[SiteLink]:
+    exp = gm.c.expedition
+    return [lk for lk in _here(gm) if exp is not None and [exp.depth, lk.id] not in exp.sealed]
+
+
+def _seal_ready(gm: GM, caster: Member) -> str | None:
+    if gm.c.expedition is None:
+        return "Only on an expedition (the line lasts until it ends)."
+    return None if _unsealed(gm) else "Every doorway here is sealed already."
+
+
+def _seal_outside(gm: GM, caster: Member) -> None:
+    """Seal out of a fight (RULINGS R204): the cleric's player picks a doorway of the party's room; the 3 m line
+    of holy ash across it holds until the expedition ends.  No undead crosses it: undead coming to the party wait
+    behind it while every way into the party's room is sealed (:func:`held_back`), and come when the party stands
+    in a room that is not (:func:`released`)."""
+    exp = gm.c.expedition
+    ways = _unsealed(gm)
+    if exp is None or not ways:
+        raise RuleError(_seal_ready(gm, caster) or "nothing to seal")
+    rid, label = _next_door(gm, caster, ways, "Seal: across which doorway is the line drawn?")
+    link = next(lk for lk in ways if lk.other(exp.room) == rid)
+    exp.sealed.append([exp.depth, link.id])
+    shut = " The room is sealed: no undead can come in." if sealed_in(gm) else ""
+    gm.emit("seal", f"{caster.name} draws a line of holy ash across the doorway to {label}: no undead will cross it "
+            f"until the expedition ends.{shut}", who=caster.id, link=link.id)  # fmt: skip
+
+
+_register(Power("prayer", "Seal", _seal_outside, _seal, area=True, ready=_seal_ready))
+
+
+def sealed_in(gm: GM) -> bool:
+    """Every way into the party's room is sealed (RULINGS R204): its doorways, each with a line of holy ash, and
+    no stairs (a line across a doorway does not close a stair)."""
+    exp = gm.c.expedition
+    if exp is None or not exp.sealed or gm.room().stairs:
+        return False
+    links = gm.site_level().links_of(exp.room)
+    return bool(links) and all([exp.depth, lk.id] in exp.sealed for lk in links)
+
+
+def undead(gm: GM, monster: str) -> bool:
+    try:
+        return "undead" in gm.content.bestiary.monster(monster).tags
+    except KeyError:
+        return False
+
+
+def held_back(gm: GM, groups: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Of the creatures coming at the party, those that come: undead stop at a sealed room's lines and wait there
+    (kept in the expedition) until the party stands in a room that is not sealed in (RULINGS R204)."""
+    exp = gm.c.expedition
+    if exp is None or not sealed_in(gm):
+        return groups
+    waiting = [(n, c) for n, c in groups if undead(gm, n)]
+    if not waiting:
+        return groups
+    exp.held += [[n, c] for n, c in waiting]
+    names = ", ".join(f"{c} {n}" for n, c in waiting)
+    gm.emit("seal", f"{names} come to the line of holy ash, and cannot cross it: they wait beyond the doorway.",
+            monsters=[[n, c] for n, c in waiting])  # fmt: skip
+    return [(n, c) for n, c in groups if not undead(gm, n)]
+
+
+def released(gm: GM) -> list[tuple[str, int]]:
+    """The undead waiting behind the line, once the party stands in a room that is not sealed in: they come at it
+    (RULINGS R204).  Empty while it is sealed in, or when none wait."""
+    exp = gm.c.expedition
+    if exp is None or not exp.held or sealed_in(gm):
+        return []
+    out = [(str(n), int(c)) for n, c in exp.held]
+    exp.held = []
+    return out
 
 
 def _mind_fog(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:

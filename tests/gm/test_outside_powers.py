@@ -258,3 +258,53 @@ def test_no_one_hovers_or_is_warded_at_the_first_turn_before_any_spell() -> None
     assert powers.handler("spell", "Hover").ready(gm, m) is None  # type: ignore[union-attr]
     powers.handler("spell", "Hover").outside(gm, m)  # type: ignore[union-attr]
     assert powers.still(gm, m.hovering)
+
+
+def _sealed_dead_end() -> tuple[GM, str]:
+    """The party in room 1 (a dead end: one doorway, to room 2), its doorway sealed by Cador's line."""
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = caster(gm, prayer="Seal")
+    assert offered(gm, f"pray:{who}:Seal").available  # out of a fight too (it was refused there)
+    power = powers.handler("prayer", "Seal")
+    assert power is not None and power.outside is not None
+    power.outside(gm, gm.c.member(who))
+    return gm, who
+
+
+def test_seal_out_of_a_fight_lines_a_doorway_for_the_expedition_and_survives_a_reload() -> None:
+    from rules.gm.state import Campaign
+
+    gm, who = _sealed_dead_end()
+    exp = gm.c.expedition
+    assert exp is not None and exp.sealed == [[1, gm.site_level().links[0].id]]
+    assert powers.sealed_in(gm) and "no undead" in gm.events[-1].text
+    assert offered(gm, f"pray:{who}:Seal").reason == "Every doorway here is sealed already."
+    again = Campaign.from_dict(gm.c.to_dict())
+    assert again.expedition is not None and again.expedition.sealed == exp.sealed
+
+
+def test_undead_arrivals_wait_behind_the_line_and_come_when_the_party_steps_out() -> None:
+    """R204: an undead final fight is held, not walled off for good: the undead wait beyond the sealed doorway
+    and come at the party in the next room it stands in that is not sealed in; the living come on at once."""
+    from rules.gm.state import Phase
+
+    gm, _ = _sealed_dead_end()
+    exploration._enemies_arrive(gm, [("Slumbering Corpse", 2)], "doom: final fight")
+    exp = gm.c.expedition
+    assert exp is not None and gm.c.phase is Phase.EXPLORATION and exp.held == [["Slumbering Corpse", 2]]
+    assert "cannot cross" in gm.events[-1].text
+    exploration._enemies_arrive(gm, [("Slumbering Corpse", 1), ("Hobgoblin", 1)], "doom")
+    assert gm.c.combat is not None and [f.monster for f in gm.c.combat.foes] == ["Hobgoblin"]
+    assert exp.held == [["Slumbering Corpse", 2], ["Slumbering Corpse", 1]]
+
+
+def test_the_waiting_undead_come_in_the_next_room() -> None:
+    from rules.gm.state import Phase
+
+    gm, _ = _sealed_dead_end()
+    exploration._enemies_arrive(gm, [("Slumbering Corpse", 2)], "doom: final fight")
+    gm.apply("move:2")
+    assert gm.c.phase is Phase.COMBAT and gm.c.combat is not None
+    assert sorted(f.monster for f in gm.c.combat.foes) == ["Slumbering Corpse", "Slumbering Corpse"]
+    assert gm.c.expedition is not None and gm.c.expedition.held == []
