@@ -956,8 +956,10 @@ def _market_actions(gm: GM) -> list[Action]:
                     why = f"Costs {price} silver; {m.name} has {ch.silver}."
                 elif not _room_for(gm, m, ware):
                     why = f"{m.name} has no room for {ware.name}."
-            out.append(Action(f"buy:{ware.name}", "buy", f"{m.name} buys {ware.name} ({ware.rarity})"
-                              + (f" for {price} silver" if price is not None else ""), Cost(silver=price or 0),
+            # a free ware's rarity is its price: "buys Water (free) for 0 silver (free)" said it three times
+            rarity = "" if ware.rarity == "free" else f" ({ware.rarity})"
+            out.append(Action(f"buy:{ware.name}", "buy", f"{m.name} buys {ware.name}{rarity}"
+                              + (f" for {price} silver" if price else ""), Cost(silver=price or 0),
                               why is None, why, who=m.id, target=ware.name))  # fmt: skip
             out += _buy_for_actions(gm, m, ware, price, why)
             if haggle_left > 0 and price is not None and price > 0:
@@ -1154,7 +1156,7 @@ def _buy_for_actions(gm: GM, m: Member, ware: Ware, price: int | None, why: str 
             reason = f"Costs {price} silver; {m.name} has {m.adv.character.silver}."
         if reason is None and not _room_for(gm, other, ware):
             reason = f"{other.name} has no room for {ware.name}."
-        label = f"{m.name} buys {ware.name} for {other.name}" + (f" ({price} silver)" if price is not None else "")
+        label = f"{m.name} buys {ware.name} for {other.name}" + (f" ({price} silver)" if price else "")
         out.append(Action(f"buy_for:{ware.name}:{other.id}", "buy_for", label, Cost(silver=price or 0),
                           reason is None, reason, who=m.id, target=ware.name, params=(("for", other.id),),
                           rule="Trade freely in the interlude: one pays, the ware is the other's."))  # fmt: skip

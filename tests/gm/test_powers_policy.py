@@ -77,3 +77,13 @@ def test_a_light_is_bought_for_the_companion_who_carries_none() -> None:
     assert powers_policy.for_whom(gm, buyer, buy, by_id) is buy  # the shopper has none: it is theirs
     town.give(buyer, "Lantern")
     assert powers_policy.for_whom(gm, buyer, buy, by_id).id == f"buy_for:Torches:{other.id}"
+
+
+def test_no_market_label_says_free_twice() -> None:
+    """The text client read "buys Water (free) for 0 silver (free)": the rarity and the price both said it."""
+    gm = town.game()
+    town.begin(gm)
+    town.shop(gm)
+    water = [a for a in gm.legal_actions() if a.target == "Water" and a.kind in ("buy", "buy_for")]
+    assert water and all("(free)" not in a.label and "0 silver" not in a.label for a in water)
+    assert str(water[0].cost) == "free"
