@@ -951,6 +951,7 @@ def _market_actions(gm: GM) -> list[Action]:
         restock_left = _skill_num(gm, m, "availability_rerolls") - st.restocks.get(m.id, 0)
         for ware in catalogue(gm.content).values():
             price, why = price_of(gm, m, ware.name)
+            unsold = why  # for a companion only the ware's own reasons count, not the shopper's full bags
             if price is not None and why is None:
                 if ch.silver < price:
                     why = f"Costs {price} silver; {m.name} has {ch.silver}."
@@ -961,7 +962,7 @@ def _market_actions(gm: GM) -> list[Action]:
             out.append(Action(f"buy:{ware.name}", "buy", f"{m.name} buys {ware.name}{rarity}"
                               + (f" for {price} silver" if price else ""), Cost(silver=price or 0),
                               why is None, why, who=m.id, target=ware.name))  # fmt: skip
-            out += _buy_for_actions(gm, m, ware, price, why)
+            out += _buy_for_actions(gm, m, ware, price, unsold)
             if haggle_left > 0 and price is not None and price > 0:
                 out.append(Action(f"haggle:{ware.name}", "haggle", f"{m.name} haggles over {ware.name}", Cost(),
                                   who=m.id, target=ware.name, rule="Re-roll the price of an item once."))  # fmt: skip

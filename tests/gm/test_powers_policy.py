@@ -87,3 +87,18 @@ def test_no_market_label_says_free_twice() -> None:
     water = [a for a in gm.legal_actions() if a.target == "Water" and a.kind in ("buy", "buy_for")]
     assert water and all("(free)" not in a.label and "0 silver" not in a.label for a in water)
     assert str(water[0].cost) == "free"
+
+
+def test_a_shopper_with_full_bags_still_buys_for_a_companion() -> None:
+    """Wizard playtest: "buy_for:3 meter pole:a2 — Delva Marcezzo has no room": the shopper's bags barred a ware
+    meant for the warrior's."""
+    gm = town.game()
+    town.begin(gm)
+    town.shop(gm)
+    buyer, other = gm.c.party
+    inv = buyer.adv.inventory
+    while inv.room_for(Carried("Rock", "")) is not None:
+        inv.add(Carried("Rock", ""))
+    listed = {a.id: a for a in gm.legal_actions()}
+    assert listed["buy:Torches"].reason == f"{buyer.name} has no room for Torches."
+    assert listed[f"buy_for:Torches:{other.id}"].available
