@@ -443,7 +443,15 @@ def _cure_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: 
         _cure(gm, m)
 
 
-_register(Power("prayer", CURE, _cure_outside, _cure_in_fight, reach=grid.NEARBY))  # "from a Nearby target"
+def _hurt_ready(gm: GM, caster: Member) -> str | None:
+    """Out of a fight a healing prayer is said for someone (it was offered, and spent, with no one to heal)."""
+    if any("bleeding" in m.adv.character.afflictions or any(m.adv.character.attrs[a].wounds for a in ATTRS)
+           for m in gm.alive()):  # fmt: skip
+        return None
+    return "No one is wounded or bleeding."
+
+
+_register(Power("prayer", CURE, _cure_outside, _cure_in_fight, reach=grid.NEARBY, ready=_hurt_ready))  # "Nearby"
 
 
 def _light_prayer(gm: GM, caster: Member) -> None:
@@ -547,7 +555,8 @@ def _season_prayer(name: str, effect: Callable[[GM, list[Member], list[Foe]], No
         allies, foes = nearby(gm, cs, f)
         effect(gm, [m for _, m in allies], foes)
 
-    _register(Power("prayer", name, outside, in_fight, area=True))
+    _register(Power("prayer", name, outside, in_fight, area=True,
+                    ready=_hurt_ready if effect is _spring else None))  # fmt: skip
 
 
 _season_prayer("Prayer of Spring", _spring)

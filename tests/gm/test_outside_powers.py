@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.attributes import Attr
 from rules.gm import exploration, powers
 from rules.gm.engine import GM
 from rules.gm.places import door_state
@@ -308,3 +309,18 @@ def test_the_waiting_undead_come_in_the_next_room() -> None:
     assert gm.c.phase is Phase.COMBAT and gm.c.combat is not None
     assert sorted(f.monster for f in gm.c.combat.foes) == ["Slumbering Corpse", "Slumbering Corpse"]
     assert gm.c.expedition is not None and gm.c.expedition.held == []
+
+
+def test_a_healing_prayer_is_greyed_with_no_one_to_heal() -> None:
+    """Wizard/cleric playtest: Cure Light Wounds and Prayer of Spring were offered (and a prayer spent) on a party
+    with not a scratch."""
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    for m in gm.c.party:
+        m.adv.character.afflictions.discard("bleeding")
+    who = caster(gm, prayer="Cure Light Wounds")
+    gm.c.member(who).adv.prayers.memorised.append("Prayer of Spring")  # type: ignore[union-attr]
+    for name in ("Cure Light Wounds", "Prayer of Spring"):
+        assert offered(gm, f"pray:{who}:{name}").reason == "No one is wounded or bleeding."
+    gm.c.party[1].adv.character.attrs[Attr.DEX].wounds = 1
+    assert all(offered(gm, f"pray:{who}:{n}").available for n in ("Cure Light Wounds", "Prayer of Spring"))
