@@ -1228,9 +1228,9 @@ def _cast(gm: GM, cs: CombatState, f: Fighter, who: Member, spell: str, target: 
         has_conductor=has_conductor(gm, who),
         player=lambda t: gm.decider.reroll(gm, who, t),
     )
-    lost = " It slips from memory." if res.outcome is SpellOutcome.MISHAP and spell in book.forgotten else ""
-    gm.emit("cast", f"{who.name} casts {spell}: {res.outcome.value}.{lost}", who=who.id, spell=spell,
-            outcome=res.outcome.value)  # fmt: skip
+    # the spell works first; what the INT test did to it is told after its dice ("casts Magic Shield: cast." was
+    # the outcome's code name, before the effect and the dice)
+    gm.emit("cast", f"{who.name} casts {spell}.", who=who.id, spell=spell, outcome=res.outcome.value)
     if power is not None and power.fight is not None:
         power.fight(gm, cs, f, who, target)
     else:
@@ -1242,6 +1242,16 @@ def _cast(gm: GM, cs: CombatState, f: Fighter, who: Member, spell: str, target: 
             gm.fatigue(who, f"casting {spell}", Attr.INT)
         if v.critical_failure and ch.has_trait("Bad omens"):
             gm.advance_omens(1, f"{who.name}'s bad omens")
+    lost = " It slips from memory." if spell in book.forgotten else ""
+    words = {
+        SpellOutcome.CAST: "",
+        SpellOutcome.FORGOTTEN: f"{spell} slips from {who.name}'s memory.",
+        SpellOutcome.MISHAP: f"A mishap!{lost}",
+        SpellOutcome.ARCANE_WELL: "An arcane well opens: the next spell cannot fail.",
+        SpellOutcome.AUTOMATIC: "The arcane well carries the spell.",
+    }[res.outcome]
+    if words:
+        gm.emit("spell_test", words, who=who.id, outcome=res.outcome.value)
     if res.outcome is SpellOutcome.MISHAP and res.mishap is not None:
         gm.apply_row(who, res.mishap, "spell mishap")
     for g, m in core.standing(gm, cs):

@@ -628,3 +628,13 @@ def test_magic_shield_is_greyed_once_up_and_a_spell_with_no_target_says_so() -> 
     assert listed(gm)[f"cast:{f.id}:Explode corpse"].reason == "No target in reach."
     cast(gm, f, "Magic Shield", f.id)
     assert listed(gm)[f"cast:{f.id}:Magic Shield:{f.id}"].reason == "Already in effect for this fight."
+
+
+def test_the_cast_message_in_a_fight_says_the_spell_not_its_outcome_code() -> None:
+    """Wizard playtest: "Delva casts Magic Shield: cast." (the outcome's code name, before the effect and dice)."""
+    gm, _cs, f, _e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Magic Shield")
+    events = cast(gm, f, "Magic Shield", f.id)
+    said = next(ev for ev in events if ev.kind == "cast")  # type: ignore[attr-defined]
+    assert said.text.endswith("casts Magic Shield.")  # type: ignore[attr-defined]
+    assert not any(ev.kind == "spell_test" for ev in events)  # type: ignore[attr-defined]  # it held: nothing to add
