@@ -265,6 +265,8 @@ def _best_power(gm: GM, cs: CombatState, f: Fighter, mine: list[Action]) -> Acti
         e = cs.foe(target)
         if e not in free or (name == "Shackles" and f.channel):
             continue
+        if name == "Arcane prison" and len(free) < 2:
+            continue  # nothing touches the crystal: locking the last free enemy stalls the fight (wizard playtest)
         level, left = _strength(gm, cs, e)
         if name != "Mercy" and ((len(foes) < 2 and left <= 2) or (level, left) < strong):
             continue  # one weak enemy left: strike it down instead

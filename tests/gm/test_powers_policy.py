@@ -102,3 +102,22 @@ def test_a_shopper_with_full_bags_still_buys_for_a_companion() -> None:
     listed = {a.id: a for a in gm.legal_actions()}
     assert listed["buy:Torches"].reason == f"{buyer.name} has no room for Torches."
     assert listed[f"buy_for:Torches:{other.id}"].available
+
+
+def test_the_wizard_does_not_lock_the_last_free_enemy_in_a_crystal() -> None:
+    """Wizard playtest: both worms locked in arcane crystals, the party could strike neither and the fight stalled
+    round after round."""
+    from rules.autoplay.combat_policy import suggest
+    from tests.gm.test_fight_powers import hall, wizard
+
+    gm = arena([("Goblin Scrapper", 2)], party=3, surprise=None)
+    cs = hall(gm)
+    f = cs.fighters[0]
+    wizard(gm, f, "Arcane prison")
+    for i, e in enumerate(cs.foes):
+        put(gm, e, f.x + 2, f.y + i)
+    first = suggest(gm, gm.legal_actions())
+    assert first.param("spell") == "Arcane prison"
+    cs.foes[0].effects["Arcane prison"] = cs.round + 3  # one is locked already
+    again = suggest(gm, gm.legal_actions())
+    assert again.param("spell") != "Arcane prison"
