@@ -537,7 +537,8 @@ _register(Power("prayer", "Martyr", _martyr_outside, _martyr_in_fight, area=True
 def _spring(gm: GM, members: list[Member], foes: list[Foe]) -> None:
     """Akhzu's Prayer of Spring: "Cures one wound from everyone Nearby, including enemies." """
     for m in members:
-        heal(gm, m, 1, "Prayer of Spring")
+        if any(m.adv.character.attrs[a].wounds for a in ATTRS):  # (the whole ones were told "heals 0 wounds")
+            heal(gm, m, 1, "Prayer of Spring")
     for e in foes:
         if e.wounds:
             e.wounds -= 1
