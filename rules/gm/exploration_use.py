@@ -154,7 +154,7 @@ def extract(gm: GM, action: Action) -> int:
             gm.emit("extract", f"No room for the {kind} extract.", who=m.id)
             break
         st.extracted[monster] = st.extracted.get(monster, 0) + 1
-        taken.append(f"{kind} ({monster})")
+        taken.append(f"{kind} ({alchemy.remains_name(monster)})")
     gm.emit("extract", f"{m.name} takes elemental extracts: {', '.join(taken) or 'none'}.", who=m.id, taken=taken)
     return gm.content.alchemy.rules.extraction_turns
 

@@ -212,3 +212,20 @@ def test_extract_and_transmute_are_greyed_not_hidden_while_creatures_share_the_r
     listed = {a.id: a for a in gm.legal_actions()}
     for key in (f"extract:{who}", f"cast:{who}:Transmute"):
         assert not listed[key].available and listed[key].reason == "Not with enemies here."
+
+
+def test_the_rooms_dead_that_would_rise_give_their_extract_once() -> None:
+    """R205: "Elemental extracts can be found in corpses": the alchemist playtest stood among soldiers dead in
+    their bunks and could take nothing (only slain monsters counted)."""
+    from rules.gm.site import SiteCorpse
+
+    risen = next(m for m in CONTENT.bestiary.monsters if "undead" in m.tags and m.extract)
+    corpses = (SiteCorpse("a soldier in his bunk", rises_as=risen.name), SiteCorpse("bones, long picked clean"))
+    gm = game(corridor(3, r1={"corpses": corpses}))
+    exploration.enter(gm, "test-site")
+    who = alchemist(gm)
+    assert alchemy.remains(gm) == [("corpse #0", risen.extract)]
+    events = gm.apply(f"extract:{who}")
+    assert alchemy.extracts(gm.c.member(who).adv.inventory) == {risen.extract: 1}
+    assert "(a corpse)" in next(e.text for e in events if e.kind == "extract")
+    assert alchemy.remains(gm) == [] and not any(a.kind == "extract" for a in gm.legal_actions())
