@@ -1253,7 +1253,7 @@ def _cast(gm: GM, cs: CombatState, f: Fighter, who: Member, spell: str, target: 
     if words:
         gm.emit("spell_test", words, who=who.id, outcome=res.outcome.value)
     if res.outcome is SpellOutcome.MISHAP and res.mishap is not None:
-        gm.apply_row(who, res.mishap, "spell mishap")
+        powers.mishap(gm, who, res.mishap, cs)
     for g, m in core.standing(gm, cs):
         if g is not f and "visions" in m.adv.character.traumas and grid.distance(g.tile, f.tile) <= grid.NEARBY:
             core.add_stun(gm, cs, g, 1, "visions")  # "When someone casts a spell nearby you receive a stun token."

@@ -253,8 +253,8 @@ def cast(gm: GM, action: Action) -> None:
 
 
 def _mishap(gm: GM, m: Member, row: object) -> None:
-    """The mishaps the engine plays: fatigue, afflictions, wounds, doom (summons and the rest are announced)."""
-    gm.apply_row(m, row, "a spell mishap")
+    """A mishap's row and its special rule (:func:`rules.gm.powers.mishap`)."""
+    powers.mishap(gm, m, row)
 
 
 def recall(gm: GM, action: Action) -> None:

@@ -33,12 +33,14 @@ from rules.dice import DiceExpr, d
 from rules.gm import alchemy
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
+from rules.gm.combat_flow import reinforce
 from rules.gm.combat_foes import attack_of, flee, hurt_foe
 from rules.gm.combat_gear import WEAPON_SPELLS, Arm
 from rules.gm.combat_state import CombatState, Fighter, Foe, Tile
-from rules.gm.gear import carries, drink, with_article
+from rules.gm.gear import carries, drink, flagged, lose, with_article
 from rules.gm.places import blocked, door_state, live_monsters, room_label
 from rules.gm.site import SiteLink, SiteTrap
+from rules.gm.state import Phase
 from rules.inventory import Carried
 from rules.magic import SpellOutcome, cast_spell
 
@@ -384,7 +386,39 @@ def cast_outside(gm: GM, m: Member, spell: str) -> None:
     }
     gm.emit("spell_test", words[res.outcome], who=m.id, outcome=res.outcome.value, total=res.mishap_total)
     if res.mishap is not None:
-        gm.apply_row(m, res.mishap, "a spell mishap")  # fatigue, afflictions, wounds, doom (summons announced)
+        mishap(gm, m, res.mishap)
+
+
+def mishap(gm: GM, m: Member, row: Any, cs: CombatState | None = None) -> None:
+    """A spell mishap's row (RULINGS R206): what the table row says (fatigue, afflictions, wounds, doom), then its
+    special rule: a demon summoned (it joins the fight, or starts one), everyone else Nearby angry, the conductor
+    destroyed, every item left in the void.  A summon whose creature has no sheet in the bestiary (the tormentor
+    demon, the endless horror) stays the row's words: a gap of the texts (RULINGS, "Gaps")."""
+    gm.apply_row(m, row, "a spell mishap")
+    kind, _, arg = (getattr(row, "special", None) or "").partition(":")
+    if kind in ("summon_close", "summon_nearby"):
+        try:
+            gm.content.bestiary.monster(arg)
+        except KeyError:
+            return
+        if gm.c.phase is Phase.CAMP:
+            gm.c.camp = None  # the camp is broken by what came through
+        reinforce(gm, [(arg, 1)], f"summoned by {m.name}'s mishap")
+    elif kind == "others_nearby_angry":
+        if cs is not None:
+            others = [o for _, o in nearby(gm, cs, cs.fighter(m.id))[0] if o is not m]
+        else:
+            others = [o for o in gm.alive() if o is not m]  # out of a fight the party stands together
+        for o in others:
+            gm.afflict(o, "angry", "a spell mishap")
+    elif kind == "conductor_destroyed":
+        names = flagged(gm.content, "conductor")
+        held = next((i for i in m.adv.inventory.items if i.name.lower() in names), None)
+        if held is not None:
+            lose(gm, m, held, "destroyed by a spell mishap")
+    elif kind == "lose_all_items":
+        for item in [i for i in m.adv.inventory.items if not i.name.startswith("(")]:
+            lose(gm, m, item, "left in the void realm")
 
 
 # --- shared effects ------------------------------------------------------------------------------------------

@@ -324,3 +324,32 @@ def test_a_healing_prayer_is_greyed_with_no_one_to_heal() -> None:
         assert offered(gm, f"pray:{who}:{name}").reason == "No one is wounded or bleeding."
     gm.c.party[1].adv.character.attrs[Attr.DEX].wounds = 1
     assert all(offered(gm, f"pray:{who}:{n}").available for n in ("Cure Light Wounds", "Prayer of Spring"))
+
+
+def _mishap_row(gm: GM, special: str) -> object:
+    return next(r for r in gm.content.magic.spell_mishaps.rows if r.special == special)
+
+
+def test_a_mishap_that_summons_a_demon_starts_a_fight_with_it() -> None:
+    """R206: the mishap rows that summon were only their words ("Summon a lesser demon Close to you.")."""
+    from rules.gm.state import Phase
+
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    powers.mishap(gm, gm.c.party[0], _mishap_row(gm, "summon_close:Lesser Demon"))
+    assert gm.c.phase is Phase.COMBAT and gm.c.combat is not None
+    assert [f.monster for f in gm.c.combat.foes] == ["Lesser Demon"]
+
+
+def test_mishaps_that_anger_the_others_break_the_conductor_and_leave_everything_in_the_void() -> None:
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    m, other = gm.c.party
+    other.adv.character.afflictions.discard("angry")
+    powers.mishap(gm, m, _mishap_row(gm, "others_nearby_angry"))
+    assert "angry" in other.adv.character.afflictions and "terrified" in m.adv.character.afflictions
+    m.adv.inventory.add(Carried("Crystal ball", ""))
+    powers.mishap(gm, m, _mishap_row(gm, "conductor_destroyed"))
+    assert m.adv.inventory.find("Crystal ball") is None
+    powers.mishap(gm, m, _mishap_row(gm, "lose_all_items"))
+    assert [i.name for i in m.adv.inventory.items if not i.name.startswith("(")] == []
