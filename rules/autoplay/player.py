@@ -286,7 +286,7 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     if "breath" in ids and (tired >= BREATH_AT or legs):
         return ids["breath"]
     if "camp" in ids and not leaving and (_wounds(gm) >= 3 or tired >= 5) and exp.camped < 2 and _camp_mends(gm):
-        return ids["camp"]
+        return powers_policy.before_camp(gm, actions, ids["camp"])
     level = gm.site_level()
     if leaving:
         if exp.depth > 1:

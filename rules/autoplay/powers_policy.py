@@ -7,6 +7,7 @@ worth its turn, its action or its silver.  Each phase's policy calls one hook he
 * exploring (:func:`exploring`): a Light spell or prayer when the party has no light to light; Eyes of the
   forest to scout the way on while no eye is open; the ashes of insight where the party would otherwise spend
   a turn searching (they show secrets and traps, for free);
+* before camping (:func:`before_camp`): a dead end's one doorway sealed against the undead (Seal);
 * in camp (:func:`in_camp`): Transmute (a free action in camp) when the extracts make a potion;
 * at the market (:func:`for_whom`, :func:`extras`): a light bought for the companion who carries none (a
   collapsed carrier's lantern stays dark), armour for the one who wears least; the drawing tools (the way back
@@ -133,6 +134,19 @@ def ashes_instead(gm: GM, actions: list[Action], chosen: Action) -> Action:
     if chosen.id != "search":
         return chosen
     return next((a for a in actions if a.kind == "ashes"), chosen)
+
+
+def before_camp(gm: GM, actions: list[Action], camp: Action) -> Action:
+    """Before camping in a room with one doorway and no stairs, a cleric of Cador seals the doorway (RULINGS
+    R204): no undead comes at the camp while it holds."""
+    from rules.gm.powers import sealed_in
+
+    exp = gm.c.expedition
+    if exp is None or sealed_in(gm) or gm.room().stairs or len(gm.site_level().links_of(exp.room)) != 1:
+        return camp
+    seal = next((a for a in actions if a.kind == "pray" and a.param("prayer") == "Seal" and not a.param("plea")),
+                None)  # fmt: skip
+    return seal or camp
 
 
 # --- camp ----------------------------------------------------------------------------------------------------

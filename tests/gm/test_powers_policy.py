@@ -121,3 +121,14 @@ def test_the_wizard_does_not_lock_the_last_free_enemy_in_a_crystal() -> None:
     cs.foes[0].effects["Arcane prison"] = cs.round + 3  # one is locked already
     again = suggest(gm, gm.legal_actions())
     assert again.param("spell") != "Arcane prison"
+
+
+def test_a_cleric_of_cador_seals_a_dead_end_before_camping_in_it() -> None:
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = caster(gm, prayer="Seal")
+    camp = next(a for a in gm.legal_actions() if a.id == "camp")
+    pick = powers_policy.before_camp(gm, [a for a in gm.legal_actions() if a.available], camp)
+    assert pick.id == f"pray:{who}:Seal"
+    gm.c.expedition.sealed.append([1, gm.site_level().links[0].id])  # type: ignore[union-attr]
+    assert powers_policy.before_camp(gm, [a for a in gm.legal_actions() if a.available], camp) is camp
