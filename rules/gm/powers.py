@@ -496,7 +496,7 @@ def _light_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target:
     magic_light(gm, caster, "Light")
 
 
-_register(Power("prayer", "Light", _light_prayer, _light_in_fight))
+_register(Power("prayer", "Light", _light_prayer, _light_in_fight, aim="self"))  # the caster's own light
 
 
 def _food_and_water(gm: GM, caster: Member) -> None:
@@ -515,7 +515,8 @@ def _food_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: 
     _food_and_water(gm, caster)
 
 
-_register(Power("prayer", "Create food and water", _food_and_water, _food_in_fight))
+# the food appears in the caster's hands: in a fight it was offered "on Kaspa", and still went to the caster
+_register(Power("prayer", "Create food and water", _food_and_water, _food_in_fight, aim="self"))
 
 
 # --- the gods' prayers -----------------------------------------------------------------------------------------

@@ -638,3 +638,15 @@ def test_the_cast_message_in_a_fight_says_the_spell_not_its_outcome_code() -> No
     said = next(ev for ev in events if ev.kind == "cast")  # type: ignore[attr-defined]
     assert said.text.endswith("casts Magic Shield.")  # type: ignore[attr-defined]
     assert not any(ev.kind == "spell_test" for ev in events)  # type: ignore[attr-defined]  # it held: nothing to add
+
+
+def test_prayers_that_act_on_the_caster_are_not_offered_on_allies() -> None:
+    """Cleric playtest: "pray for Create food and water on Kaspa" was offered, and the food went to the cleric."""
+    gm = arena([("Hobgoblin", 1)], party=2, surprise=None)
+    cs = hall(gm)
+    f, g = cs.fighters
+    put(gm, g, f.x + 1, f.y)
+    priest(gm, f, "Create food and water", "Light")
+    ids = set(listed(gm))
+    for name in ("Create food and water", "Light"):
+        assert f"pray:{f.id}:{name}:{f.id}" in ids and f"pray:{f.id}:{name}:{g.id}" not in ids
