@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from rules.attributes import ATTRS, Attr
 from rules.checks import RuleError
-from rules.dice import DiceExpr, d
+from rules.dice import DiceExpr, d, roll
 from rules.gm import alchemy
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
@@ -1857,8 +1857,33 @@ def miracle(gm: GM, m: Member, special: str, row: object) -> None:
     elif special == "unexhaust_prayers" and m.adv.prayers is not None:
         m.adv.prayers.rest()
     elif special == "monsters_flee_or_doom_down":
+        cs = gm.c.combat
+        if cs is not None and gm.c.phase is Phase.COMBAT:
+            # "all monsters try to flee in fear" (R207): each tests its morale now (LVL dice, a 4+ holds); those
+            # that ignore morale stand
+            for e in list(cs.active_foes()):
+                sheet = core.sheet(gm, e.monster)
+                if not sheet.morale:
+                    continue
+                faces = roll(gm.rng, sheet.level)
+                held = any(x >= 4 for x in faces)
+                gm.emit("morale", f"{core.label(e)} tests its morale against the miracle ({sheet.level} dice: "
+                        f"{faces}): " + ("it holds." if held else "it flees in fear!"), foe=e.id, faces=faces)
+                if not held:
+                    flee(gm, cs, e)
+            return
         lv = gm.level_state()
         lv.doom = max(0, lv.doom - 1)
         gm.emit("doom", "The dungeon's wrath ebbs a little.", hidden=True)
+    elif special == "enemies_wound_or_shield_tokens":
+        cs = gm.c.combat
+        if cs is not None and gm.c.phase is Phase.COMBAT:
+            for e in list(cs.active_foes()):
+                hurt_foe(gm, cs, e, 1, "a miracle", magic=True)
+            return
+        exp = gm.c.expedition
+        if exp is not None:
+            exp.blessed = True
+            gm.emit("miracle", "The party will start its next fight with a shield token each.", who=m.id)
     elif special == "":
         gm.apply_row(m, row, "a miracle")
