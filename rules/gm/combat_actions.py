@@ -1027,6 +1027,8 @@ def attack(
         adv += 1  # "All tests made against that creature are made with advantage."
     if foe.tile in cs.night and f.id != cs.night_by:
         dis += 1  # Black night: "can't see" into it; "The wizard can see normally through the darkness."
+    if powers.blind(gm, who):
+        dis += 1  # a spell mishap's blindness (RULINGS R206)
     offered = foe.dodge + (0 if arm.ignore_shields else foe.shield)
     reason = f"attacking {core.label(foe)} with the {arm.name}" + (f" ({mode})" if mode else "")
     if arm.silver:

@@ -389,6 +389,15 @@ def cast_outside(gm: GM, m: Member, spell: str) -> None:
         mishap(gm, m, res.mishap)
 
 
+#: "Temporary blindness for 6 exploration turns" (the row's ``duration``; this when it has none).
+BLIND_TURNS = 6
+
+
+def blind(gm: GM, m: Member) -> bool:
+    """``m`` cannot see (a spell mishap's blindness, RULINGS R206): attacks and defences with disadvantage."""
+    return still(gm, m.blind)
+
+
 def mishap(gm: GM, m: Member, row: Any, cs: CombatState | None = None) -> None:
     """A spell mishap's row (RULINGS R206): what the table row says (fatigue, afflictions, wounds, doom), then its
     special rule: a demon summoned (it joins the fight, or starts one), everyone else Nearby angry, the conductor
@@ -411,6 +420,14 @@ def mishap(gm: GM, m: Member, row: Any, cs: CombatState | None = None) -> None:
             others = [o for o in gm.alive() if o is not m]  # out of a fight the party stands together
         for o in others:
             gm.afflict(o, "angry", "a spell mishap")
+    elif kind == "blinded":
+        exp = gm.c.expedition
+        if exp is not None:
+            dur = getattr(row, "duration", None)
+            n = DiceExpr.parse(str(dur)).roll(gm.rng) if dur else BLIND_TURNS
+            m.blind = exp.turns + n
+            gm.emit("blind", f"{m.name} is blind for {n} exploration turns: every attack and defence with "
+                    "disadvantage.", who=m.id, turns=n)  # fmt: skip
     elif kind == "conductor_destroyed":
         names = flagged(gm.content, "conductor")
         held = next((i for i in m.adv.inventory.items if i.name.lower() in names), None)
@@ -1422,6 +1439,7 @@ def end_of_expedition(gm: GM) -> None:
         m.immune = []
         m.warded = 0
         m.hovering = 0
+        m.blind = 0
 
 
 def _seal(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:

@@ -45,6 +45,7 @@ class Member:
     immune: list[str] = field(default_factory=list)  # afflictions that cannot take hold this expedition (a tonic)
     warded: int = 0  # Arcane Seal: protected from spells until this exploration turn of the expedition
     hovering: int = 0  # Hover: above the ground until this exploration turn of the expedition
+    blind: int = 0  # a spell mishap's blindness: until this exploration turn of the expedition (R206)
 
     @property
     def name(self) -> str:

@@ -353,3 +353,34 @@ def test_mishaps_that_anger_the_others_break_the_conductor_and_leave_everything_
     assert m.adv.inventory.find("Crystal ball") is None
     powers.mishap(gm, m, _mishap_row(gm, "lose_all_items"))
     assert [i.name for i in m.adv.inventory.items if not i.name.startswith("(")] == []
+
+
+def test_a_mishaps_blindness_lasts_six_exploration_turns_and_hampers_every_blow() -> None:
+    """R206: "Temporary blindness for 6 exploration turns" was words only."""
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    m = gm.c.party[0]
+    assert not powers.blind(gm, m)
+    powers.mishap(gm, m, _mishap_row(gm, "blinded"))
+    exp = gm.c.expedition
+    assert exp is not None and m.blind == exp.turns + 6 and powers.blind(gm, m)
+    exp.turns += 7
+    assert not powers.blind(gm, m)
+
+
+def test_a_blind_adventurer_attacks_with_disadvantage() -> None:
+    from tests.gm.test_combat import arena, cs_of, load, put
+
+    def gm_rerolls(blind: bool) -> int:
+        gm = arena([("Hobgoblin", 1)], surprise=None)
+        cs = cs_of(gm)
+        f, e = cs.fighters[0], cs.foes[0]
+        put(gm, e, f.x + 1, f.y)
+        assert gm.c.expedition is not None
+        gm.c.member(f.id).blind = gm.c.expedition.turns + 6 if blind else 0
+        attack = next(a for a in gm.legal_actions() if a.kind == "attack" and a.target == e.id and a.available)
+        load(gm, *([6] * 12))
+        test = next(ev for ev in gm.apply(attack.id) if ev.kind == "test")
+        return sum(1 for r in test.data["rerolls"] if r[0] == "gm")  # disadvantage: the GM rerolls a success
+
+    assert gm_rerolls(blind=False) == 0 and gm_rerolls(blind=True) == 1
