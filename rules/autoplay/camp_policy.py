@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.autoplay import powers_policy
 from rules.gm.events import Action
 from rules.gm.state import SETUP, CampState
 
@@ -86,6 +87,8 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
     for a in actions:
         if a.available and a.kind == "pray":
             return a
+    if (a := powers_policy.in_camp(gm, actions)) is not None:
+        return a
     for a in actions:
         if a.available and a.kind == "item":
             m = gm.c.member(a.who or "")

@@ -20,6 +20,7 @@ from math import comb
 from typing import TYPE_CHECKING
 
 from rules.attributes import ATTRS, Attr
+from rules.autoplay import powers_policy
 from rules.character import Condition
 from rules.checks import TestSpec
 from rules.content.schema_bestiary import Monster
@@ -107,7 +108,7 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
         a = first(kind)
         if a is not None:
             return a
-    a = _healing_prayer(gm, mine)
+    a = _healing_prayer(gm, mine) or powers_policy.in_fight(gm, cs, f, mine)
     if a is not None:
         return a
     if f.grabbed_by is not None:
@@ -264,6 +265,8 @@ def _best_power(gm: GM, cs: CombatState, f: Fighter, mine: list[Action]) -> Acti
         e = cs.foe(target)
         if e not in free or (name == "Shackles" and f.channel):
             continue
+        if name == "Arcane prison" and len(free) < 2:
+            continue  # nothing touches the crystal: locking the last free enemy stalls the fight (wizard playtest)
         level, left = _strength(gm, cs, e)
         if name != "Mercy" and ((len(foes) < 2 and left <= 2) or (level, left) < strong):
             continue  # one weak enemy left: strike it down instead

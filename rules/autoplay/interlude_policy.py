@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.attributes import ATTRS, Attr
+from rules.autoplay import powers_policy
 from rules.checks import RuleError
 from rules.dice import DiceExpr
 from rules.gm.events import Action
@@ -396,10 +397,12 @@ def _suggest_market(gm: GM, avail: list[Action], by_id: dict[str, Action]) -> Ac
     for name in _needs(gm):
         buy = by_id.get(f"buy:{name}")
         if buy is not None and m.id in packs and buy.cost.silver <= budget:
-            return buy
+            return powers_policy.for_whom(gm, m, buy, by_id)
         for a in avail:
             if a.kind == "buy_for" and a.target == name and a.param("for") in packs and a.cost.silver <= budget:
                 return a
+    if not _needs(gm):
+        return powers_policy.extras(gm, m, by_id, budget) or by_id["done"]
     return by_id["done"]
 
 

@@ -19,6 +19,7 @@ from collections import deque
 from typing import TYPE_CHECKING
 
 from rules.attributes import ATTRS, Attr
+from rules.autoplay import powers_policy
 from rules.gm.events import Action
 from rules.gm.gear import carrying, light_entry
 from rules.gm.places import blocked, door_state, found_hidden, key_for, live_monsters
@@ -252,6 +253,8 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     if boon is not None:
         return boon
     leaving = should_leave(gm)
+    if (power := powers_policy.exploring(gm, actions, leaving=leaving)) is not None:
+        return power
     if leaving and "exit" in ids:
         return ids["exit"]
     if leaving and "unseal" in ids:
@@ -283,7 +286,7 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     if "breath" in ids and (tired >= BREATH_AT or legs):
         return ids["breath"]
     if "camp" in ids and not leaving and (_wounds(gm) >= 3 or tired >= 5) and exp.camped < 2 and _camp_mends(gm):
-        return ids["camp"]
+        return powers_policy.before_camp(gm, actions, ids["camp"])
     level = gm.site_level()
     if leaving:
         if exp.depth > 1:
@@ -325,7 +328,7 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     if down and party_strength(gm) > 0.7:
         return down[0]
     if "search" in ids and len(level.links_of(exp.room)) == 1:
-        return ids["search"]
+        return powers_policy.ashes_instead(gm, actions, ids["search"])
     # nothing left here: go home (through enemies if that is the only way)
     if "exit" in ids:
         return ids["exit"]

@@ -60,7 +60,29 @@ def remains(gm: GM, room_id: int | None = None) -> list[tuple[str, str]]:
             continue
         left = g.killed - st.extracted.get(g.monster, 0)
         out += [(g.monster, kind)] * max(0, left)
+    # "Elemental extracts can be found in corpses": a room's dead that lie there give the extract of the creature
+    # they would rise as (its sheet's; none when they would not rise, RULINGS R205)
+    for i, corpse in enumerate(gm.room(room_id).corpses):
+        key = f"{CORPSE}{i}"
+        if corpse.rises_as is None or i >= len(st.corpses) or st.corpses[i] not in ("lying", "warded") \
+                or st.extracted.get(key):
+            continue
+        try:
+            kind = gm.content.bestiary.monster(corpse.rises_as).extract
+        except KeyError:
+            continue
+        if kind is not None:
+            out.append((key, kind))
     return out
+
+
+#: How :func:`remains` names a room's corpse (by its index) among the slain monsters.
+CORPSE = "corpse #"
+
+
+def remains_name(key: str) -> str:
+    """How the log names one of :func:`remains`: a monster's name, or a corpse of the room."""
+    return "a corpse" if key.startswith(CORPSE) else key
 
 
 # --- extracts carried ---------------------------------------------------------------------------------------

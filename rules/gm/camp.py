@@ -969,9 +969,8 @@ def _transmute_actions(gm: GM) -> list[Action]:
         why = why or (power.ready(gm, m) if power.ready is not None else None)
         cost = 0 if rules.transmute_camp_free else 1
         why = why or (_spend(_state(gm), cost) if cost else None)
-        out.append(_act(f"transmute:{m.id}", "transmute", f"{m.name}: transmute extracts into a potion (free)"
-                        if not cost else f"{m.name}: transmute extracts into a potion", why, actions=cost, who=m.id,
-                        params=(("spell", TRANSMUTE),), rule=rules.text))  # fmt: skip
+        out.append(_act(f"transmute:{m.id}", "transmute", f"{m.name}: transmute extracts into a potion", why,
+                        actions=cost, who=m.id, params=(("spell", TRANSMUTE),), rule=rules.text))  # fmt: skip
     return out
 
 
@@ -1159,8 +1158,10 @@ def _break_camp(gm: GM, st: CampState) -> None:
             group=group.name,
             surprise=surprised,
         )
-        combat.start(gm, list(group.monsters), source="ambush", surprise="enemies" if surprised else None)
-        return
+        come = powers.held_back(gm, list(group.monsters))  # undead stop at a sealed room's lines (R204)
+        if come:
+            combat.start(gm, come, source="ambush", surprise="enemies" if surprised else None)
+            return
     doom = cfg.break_camp.doom_after_long_rest if st.long_rest else cfg.break_camp.doom
     fire = "snuffs out the fire, " if st.fire else ""
     gm.emit("break_camp", f"The party {fire}gathers its things and presses on.", doom=doom)

@@ -1107,7 +1107,7 @@ def attack(
     if fury:
         extra_dice += 3
     attr = attr_override or max(attrs, key=lambda a: (ch.available(a, in_combat=True), -attrs.index(a)))
-    adv, dis = _edge(gm, cs, f, foe, atk, extra_disadvantage)
+    adv, dis = _edge(gm, cs, f, who, foe, atk, extra_disadvantage)
     offered = foe.dodge + (0 if arm.ignore_shields else foe.shield)
     reason = f"attacking {core.label(foe)} with the {arm.name}" + (f" ({mode})" if mode else "")
     if arm.silver:
@@ -1154,7 +1154,9 @@ def attack(
 powers.FIGHT_ATTACK = attack
 
 
-def _edge(gm: GM, cs: CombatState, f: Fighter, foe: Foe, atk: Attack, extra_disadvantage: int) -> tuple[int, int]:
+def _edge(
+    gm: GM, cs: CombatState, f: Fighter, who: Member, foe: Foe, atk: Attack, extra_disadvantage: int
+) -> tuple[int, int]:
     """The advantage and disadvantage of ``f``'s attack on ``foe``: the notation's, the enemy's, the fight's."""
     adv = 1 if atk.modifier is Modifier.ADVANTAGE else 0
     dis = (1 if atk.modifier is Modifier.DISADVANTAGE else 0) + extra_disadvantage
@@ -1166,6 +1168,8 @@ def _edge(gm: GM, cs: CombatState, f: Fighter, foe: Foe, atk: Attack, extra_disa
         adv += 1  # "All tests made against that creature are made with advantage."
     if foe.tile in cs.night and f.id != cs.night_by:
         dis += 1  # Black night: "can't see" into it; "The wizard can see normally through the darkness."
+    if powers.blind(gm, who):
+        dis += 1  # a spell mishap's blindness (RULINGS R206)
     return adv, dis
 
 
@@ -1323,9 +1327,9 @@ def _cast(gm: GM, cs: CombatState, f: Fighter, who: Member, spell: str, target: 
         has_conductor=has_conductor(gm, who),
         player=lambda t: gm.decider.reroll(gm, who, t),
     )
-    lost = " It slips from memory." if res.outcome is SpellOutcome.MISHAP and spell in book.forgotten else ""
-    gm.emit("cast", f"{who.name} casts {spell}: {res.outcome.value}.{lost}", who=who.id, spell=spell,
-            outcome=res.outcome.value)  # fmt: skip
+    # the spell works first; what the INT test did to it is told after its dice ("casts Magic Shield: cast." was
+    # the outcome's code name, before the effect and the dice)
+    gm.emit("cast", f"{who.name} casts {spell}.", who=who.id, spell=spell, outcome=res.outcome.value)
     if power is not None and power.fight is not None:
         power.fight(gm, cs, f, who, target)
     else:
@@ -1337,8 +1341,18 @@ def _cast(gm: GM, cs: CombatState, f: Fighter, who: Member, spell: str, target: 
             gm.fatigue(who, f"casting {spell}", Attr.INT)
         if v.critical_failure and ch.has_trait("Bad omens"):
             gm.advance_omens(1, f"{who.name}'s bad omens")
+    lost = " It slips from memory." if spell in book.forgotten else ""
+    words = {
+        SpellOutcome.CAST: "",
+        SpellOutcome.FORGOTTEN: f"{spell} slips from {who.name}'s memory.",
+        SpellOutcome.MISHAP: f"A mishap!{lost}",
+        SpellOutcome.ARCANE_WELL: "An arcane well opens: the next spell cannot fail.",
+        SpellOutcome.AUTOMATIC: "The arcane well carries the spell.",
+    }[res.outcome]
+    if words:
+        gm.emit("spell_test", words, who=who.id, outcome=res.outcome.value)
     if res.outcome is SpellOutcome.MISHAP and res.mishap is not None:
-        gm.apply_row(who, res.mishap, "spell mishap")
+        powers.mishap(gm, who, res.mishap, cs)
     for g, m in core.standing(gm, cs):
         if g is not f and "visions" in m.adv.character.traumas and grid.distance(g.tile, f.tile) <= grid.NEARBY:
             core.add_stun(gm, cs, g, 1, "visions")  # "When someone casts a spell nearby you receive a stun token."

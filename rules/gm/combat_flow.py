@@ -104,6 +104,11 @@ def start(
     gm.c.stats.combats += 1
     names = ", ".join(f"{g.count} {g.monster}" for g in cs.groups)
     gm.emit("combat", f"Combat! {names} ({source}).", source=source, surprise=surprise, room=room.id)
+    if exp.blessed:  # a miracle out of a fight: the group starts the next one with a shield token each (R207)
+        exp.blessed = False
+        for g in cs.fighters:
+            g.shield = max(g.shield, 1)
+        gm.emit("miracle", "The miracle holds: every adventurer starts the fight with a shield token.")
     _initiative(gm, cs, surprise)
     _new_round(gm, cs)
     advance(gm)

@@ -82,6 +82,13 @@ def reach_of(action: MonsterAction) -> int:
     return atk.max_tiles or 1
 
 
+def _warded(gm: GM, until: int) -> bool:
+    """An effect kept "until this exploration turn" holds (Arcane Seal's ``Member.warded``, a mishap's
+    ``Member.blind``; 0: never — see ``powers.still``)."""
+    exp = gm.c.expedition
+    return exp is not None and until > 0 and until >= exp.turns
+
+
 def _fighter_ids(cs: CombatState) -> set[str]:
     return {f.id for f in cs.fighters}
 
@@ -764,8 +771,9 @@ def strike(
     dis = 1 if atk.modifier is Modifier.DISADVANTAGE else 0
     if foe.tile in cs.night:
         adv += 1  # Black night: it "can't see" whom it strikes at (RULINGS R197)
-    if attr is Attr.INT and len(atk.attributes) == 1 and gm.c.expedition is not None \
-            and who.warded >= gm.c.expedition.turns:
+    if _warded(gm, who.blind):  # (the same "until this turn" reckoning) a blind defender: R206
+        dis += 1
+    if attr is Attr.INT and len(atk.attributes) == 1 and _warded(gm, who.warded):
         gm.emit("warded", f"The arcane seal turns {foe.monster}'s {name} from {who.name}.", who=who.id, foe=foe.id)
         return False  # Arcane Seal: a mind-attack is a spell (RULINGS R197)
     if foe.aimed:

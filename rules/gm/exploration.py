@@ -26,6 +26,7 @@ neutral) let the party pass but not loot.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rules.attributes import ATTRS, Attr
@@ -242,6 +243,9 @@ DOOM_EVENTS: dict[str, Callable[[GM, ExpeditionState, SiteDoomStep], None]] = {
 
 
 def _enemies_arrive(gm: GM, groups: list[tuple[str, int]], source: str) -> None:
+    groups = powers.held_back(gm, groups)  # undead wait behind a sealed room's lines (R204)
+    if not groups:
+        return
     if gm.c.phase is Phase.COMBAT and gm.c.combat is not None:
         combat.reinforce(gm, groups, source)
     elif gm.c.phase is Phase.CAMP:
@@ -321,6 +325,9 @@ def _arrive(gm: GM, room_id: int, came_from: int | None) -> None:
         boss = _master_leaves(gm)
         if boss:
             _enemies_arrive(gm, [(boss, 1)], "the master of this place hunts you down")
+    waited = powers.released(gm)
+    if waited:  # the undead that waited behind a line of holy ash: out of the sealed room, they come (R204)
+        _enemies_arrive(gm, waited, "the undead that waited behind the line")
 
 
 def _boss(gm: GM) -> str | None:
@@ -839,12 +846,10 @@ def _stabilise(gm: GM, action: Action) -> None:
 
 @TABLE.lister
 def _use_actions(gm: GM) -> list[Action]:
-    out: list[Action] = []
-    if not _threat(gm):
-        out += exploration_use.magic_actions(gm)
-        out += exploration_use.extract_actions(gm)
-    out += exploration_use.item_actions(gm)
-    return out
+    out = exploration_use.magic_actions(gm) + exploration_use.extract_actions(gm)
+    if _threat(gm):  # shown greyed with the reason, not hidden (they vanished while neutral monsters stood by)
+        out = [replace(a, available=False, reason="Not with enemies here.") if a.available else a for a in out]
+    return out + exploration_use.item_actions(gm)
 
 
 @TABLE.applies("extract")

@@ -75,23 +75,27 @@ def item_actions(gm: GM) -> list[Action]:
             if key in seen:
                 continue
             seen.add(key)
-            targets = sorted(gm.alive(), key=lambda m: -_benefit(gm, entry, m))
-            best = targets[0] if targets else None
-            if best is None or _benefit(gm, entry, best) == 0:
-                continue
+            # "You can also give or use an item on someone in the same tile": out of a fight the party stands
+            # together, so on anyone it helps, the one it helps most first (a potion was offered only to whom the
+            # engine thought best: the drinker, never the downed ally)
+            targets = sorted((m for m in gm.alive() if _benefit(gm, entry, m) > 0),
+                             key=lambda m: -_benefit(gm, entry, m))  # fmt: skip
             cost = Cost() if quick else Cost(turns=1)
-            out.append(
-                Action(
-                    f"use:{owner.id}:{carried.name}:{best.id}",
-                    "use_item",
-                    f"{owner.name}: use the {carried.name.lower()} on {'themself' if best is owner else best.name}",
-                    cost,
-                    who=owner.id,
-                    target=best.id,
-                    params=(("item", carried.name),),
-                    rule="Use a quick item (free) / a slow item (1 turn).",
+            for whom in targets:
+                out.append(
+                    Action(
+                        f"use:{owner.id}:{carried.name}:{whom.id}",
+                        "use_item",
+                        f"{owner.name}: use the {carried.name.lower()} on "
+                        f"{'themself' if whom is owner else whom.name}",
+                        cost,
+                        who=owner.id,
+                        target=whom.id,
+                        params=(("item", carried.name),),
+                        rule="Use a quick item (free) / a slow item (1 turn). You can also give or use an item on "
+                        "someone in the same tile.",
+                    )
                 )
-            )
     return out
 
 
@@ -150,7 +154,7 @@ def extract(gm: GM, action: Action) -> int:
             gm.emit("extract", f"No room for the {kind} extract.", who=m.id)
             break
         st.extracted[monster] = st.extracted.get(monster, 0) + 1
-        taken.append(f"{kind} ({monster})")
+        taken.append(f"{kind} ({alchemy.remains_name(monster)})")
     gm.emit("extract", f"{m.name} takes elemental extracts: {', '.join(taken) or 'none'}.", who=m.id, taken=taken)
     return gm.content.alchemy.rules.extraction_turns
 
@@ -229,8 +233,8 @@ def cast(gm: GM, action: Action) -> None:
 
 
 def _mishap(gm: GM, m: Member, row: object) -> None:
-    """The mishaps the engine plays: fatigue, afflictions, wounds, doom (summons and the rest are announced)."""
-    gm.apply_row(m, row, "a spell mishap")
+    """A mishap's row and its special rule (:func:`rules.gm.powers.mishap`)."""
+    powers.mishap(gm, m, row)
 
 
 def recall(gm: GM, action: Action) -> None:
@@ -278,8 +282,7 @@ def pray(gm: GM, action: Action) -> None:
         text = "The god does not answer." if res.outcome is PrayerOutcome.IGNORED else "The god is angered!"
         gm.emit("prayer", f"{m.name} prays for {name}. {text}", who=m.id, outcome=res.outcome.value)
         return
-    entry = next((p for p in gm.content.magic.prayers if p.name == name), None)
-    gm.emit("prayer", f"{m.name}'s prayer is answered: {entry.text if entry else name}", who=m.id)
+    gm.emit("prayer", f"{m.name}'s prayer for {name} is answered.", who=m.id)  # the handler says what it does
     power = powers.handler("prayer", name)
     if power is not None and power.outside is not None:
         power.outside(gm, m)

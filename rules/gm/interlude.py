@@ -712,9 +712,9 @@ def _water_actions(gm: GM) -> list[Action]:
     out: list[Action] = []
     for m in gm.alive():
         if _flask(m) is not None:
-            out.append(Action(f"water:{m.id}", "water", f"{m.name} fills a canteen with water (free)", Cost(),
+            out.append(Action(f"water:{m.id}", "water", f"{m.name} fills a canteen with water", Cost(),
                               who=m.id, rule="Water is a free item (Items: Free items). Filling a canteen at a "
-                              "well costs no silver and no day's action (R185)."))  # fmt: skip
+                              "well costs no silver and no day's action."))  # fmt: skip
     return out
 
 
@@ -956,19 +956,19 @@ def _market_actions(gm: GM) -> list[Action]:
         haggle_left = _skill_num(gm, m, "price_rerolls") - st.haggles.get(m.id, 0)
         restock_left = _skill_num(gm, m, "availability_rerolls") - st.restocks.get(m.id, 0)
         for ware in catalogue(gm.content).values():
-            price, offered = price_of(gm, m, ware.name)
-            why = offered
+            price, why = price_of(gm, m, ware.name)
+            unsold = why  # for a companion only the ware's own reasons count, not the shopper's full bags
             if price is not None and why is None:
                 if ch.silver < price:
                     why = f"Costs {price} silver; {m.name} has {ch.silver}."
                 elif not _room_for(gm, m, ware):
                     why = f"{m.name} has no room for {ware.name}."
-            out.append(Action(f"buy:{ware.name}", "buy", f"{m.name} buys {ware.name} ({ware.rarity})"
-                              + (f" for {price} silver" if price is not None else ""), Cost(silver=price or 0),
+            # a free ware's rarity is its price: "buys Water (free) for 0 silver (free)" said it three times
+            rarity = "" if ware.rarity == "free" else f" ({ware.rarity})"
+            out.append(Action(f"buy:{ware.name}", "buy", f"{m.name} buys {ware.name}{rarity}"
+                              + (f" for {price} silver" if price else ""), Cost(silver=price or 0),
                               why is None, why, who=m.id, target=ware.name))  # fmt: skip
-            # buying for a companion: the shopper's purse, the companion's room (a full bag of one's own
-            # does not stop one from buying bread for a friend)
-            out += _buy_for_actions(gm, m, ware, price, offered)
+            out += _buy_for_actions(gm, m, ware, price, unsold)
             if haggle_left > 0 and price is not None and price > 0:
                 out.append(Action(f"haggle:{ware.name}", "haggle", f"{m.name} haggles over {ware.name}", Cost(),
                                   who=m.id, target=ware.name, rule="Re-roll the price of an item once."))  # fmt: skip
@@ -1163,7 +1163,7 @@ def _buy_for_actions(gm: GM, m: Member, ware: Ware, price: int | None, why: str 
             reason = f"Costs {price} silver; {m.name} has {m.adv.character.silver}."
         if reason is None and not _room_for(gm, other, ware):
             reason = f"{other.name} has no room for {ware.name}."
-        label = f"{m.name} buys {ware.name} for {other.name}" + (f" ({price} silver)" if price is not None else "")
+        label = f"{m.name} buys {ware.name} for {other.name}" + (f" ({price} silver)" if price else "")
         out.append(Action(f"buy_for:{ware.name}:{other.id}", "buy_for", label, Cost(silver=price or 0),
                           reason is None, reason, who=m.id, target=ware.name, params=(("for", other.id),),
                           rule="Trade freely in the interlude: one pays, the ware is the other's."))  # fmt: skip

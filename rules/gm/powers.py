@@ -29,16 +29,18 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from rules.attributes import ATTRS, Attr
 from rules.checks import RuleError
-from rules.dice import DiceExpr, d
+from rules.dice import DiceExpr, d, roll
 from rules.gm import alchemy
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
+from rules.gm.combat_flow import reinforce
 from rules.gm.combat_foes import attack_of, flee, hurt_foe
 from rules.gm.combat_gear import WEAPON_SPELLS, Arm
 from rules.gm.combat_state import CombatState, Fighter, Foe, Tile
-from rules.gm.gear import carries, drink, with_article
+from rules.gm.gear import carries, drink, flagged, lose, with_article
 from rules.gm.places import blocked, door_state, live_monsters, room_label
 from rules.gm.site import SiteLink, SiteTrap
+from rules.gm.state import Phase
 from rules.inventory import Carried
 from rules.magic import SpellOutcome, cast_spell
 
@@ -362,6 +364,13 @@ def resolve_target(cs: CombatState, target: str) -> Target:
         raise RuleError(f"no target {target!r} in this fight") from None
 
 
+def still(gm: GM, until: int) -> bool:
+    """An effect kept as "until this exploration turn of the expedition" (Hover, Arcane Seal) holds now.  0 is
+    "never cast": at the expedition's first turn (0) every adventurer hovered and was warded from spells."""
+    exp = gm.c.expedition
+    return exp is not None and until > 0 and until >= exp.turns
+
+
 def lasts(gm: GM, kind: Kind, name: str) -> int:
     """Roll the power's duration from its entry (the content's dice)."""
     entries = gm.content.magic.spells if kind == "spell" else gm.content.magic.prayers
@@ -413,8 +422,8 @@ def cast_outside(gm: GM, m: Member, spell: str) -> None:
     book = m.adv.spellbook
     if book is None:
         raise RuleError(f"{m.name} has no spells")
-    entry = next((s for s in gm.content.magic.spells if s.name == spell), None)
-    gm.emit("spell", f"{m.name} casts {spell}: {entry.text if entry else ''}", who=m.id, spell=spell)
+    # what the spell does is the handler's to say (the book's text was printed here as if it were the outcome)
+    gm.emit("spell", f"{m.name} casts {spell}.", who=m.id, spell=spell)
     power = handler("spell", spell)
     if power is not None and power.outside is not None:
         power.outside(gm, m)
@@ -433,7 +442,56 @@ def cast_outside(gm: GM, m: Member, spell: str) -> None:
     }
     gm.emit("spell_test", words[res.outcome], who=m.id, outcome=res.outcome.value, total=res.mishap_total)
     if res.mishap is not None:
-        gm.apply_row(m, res.mishap, "a spell mishap")  # fatigue, afflictions, wounds, doom (summons announced)
+        mishap(gm, m, res.mishap)
+
+
+#: "Temporary blindness for 6 exploration turns" (the row's ``duration``; this when it has none).
+BLIND_TURNS = 6
+
+
+def blind(gm: GM, m: Member) -> bool:
+    """``m`` cannot see (a spell mishap's blindness, RULINGS R206): attacks and defences with disadvantage."""
+    return still(gm, m.blind)
+
+
+def mishap(gm: GM, m: Member, row: Any, cs: CombatState | None = None) -> None:
+    """A spell mishap's row (RULINGS R206): what the table row says (fatigue, afflictions, wounds, doom), then its
+    special rule: a demon summoned (it joins the fight, or starts one), everyone else Nearby angry, the conductor
+    destroyed, every item left in the void.  A summon whose creature has no sheet in the bestiary (the tormentor
+    demon, the endless horror) stays the row's words: a gap of the texts (RULINGS, "Gaps")."""
+    gm.apply_row(m, row, "a spell mishap")
+    kind, _, arg = (getattr(row, "special", None) or "").partition(":")
+    if kind in ("summon_close", "summon_nearby"):
+        try:
+            gm.content.bestiary.monster(arg)
+        except KeyError:
+            return
+        if gm.c.phase is Phase.CAMP:
+            gm.c.camp = None  # the camp is broken by what came through
+        reinforce(gm, [(arg, 1)], f"summoned by {m.name}'s mishap")
+    elif kind == "others_nearby_angry":
+        if cs is not None:
+            others = [o for _, o in nearby(gm, cs, cs.fighter(m.id))[0] if o is not m]
+        else:
+            others = [o for o in gm.alive() if o is not m]  # out of a fight the party stands together
+        for o in others:
+            gm.afflict(o, "angry", "a spell mishap")
+    elif kind == "blinded":
+        exp = gm.c.expedition
+        if exp is not None:
+            dur = getattr(row, "duration", None)
+            n = DiceExpr.parse(str(dur)).roll(gm.rng) if dur else BLIND_TURNS
+            m.blind = exp.turns + n
+            gm.emit("blind", f"{m.name} is blind for {n} exploration turns: every attack and defence with "
+                    "disadvantage.", who=m.id, turns=n)  # fmt: skip
+    elif kind == "conductor_destroyed":
+        names = flagged(gm.content, "conductor")
+        held = next((i for i in m.adv.inventory.items if i.name.lower() in names), None)
+        if held is not None:
+            lose(gm, m, held, "destroyed by a spell mishap")
+    elif kind == "lose_all_items":
+        for item in [i for i in m.adv.inventory.items if not i.name.startswith("(")]:
+            lose(gm, m, item, "left in the void realm")
 
 
 # --- shared effects ------------------------------------------------------------------------------------------
@@ -492,7 +550,15 @@ def _cure_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: 
         _cure(gm, m)
 
 
-_register(Power("prayer", CURE, _cure_outside, _cure_in_fight, reach=grid.NEARBY))  # "from a Nearby target"
+def _hurt_ready(gm: GM, caster: Member) -> str | None:
+    """Out of a fight a healing prayer is said for someone (it was offered, and spent, with no one to heal)."""
+    if any("bleeding" in m.adv.character.afflictions or any(m.adv.character.attrs[a].wounds for a in ATTRS)
+           for m in gm.alive()):  # fmt: skip
+        return None
+    return "No one is wounded or bleeding."
+
+
+_register(Power("prayer", CURE, _cure_outside, _cure_in_fight, reach=grid.NEARBY, ready=_hurt_ready))  # "Nearby"
 
 
 def _light_prayer(gm: GM, caster: Member) -> None:
@@ -503,13 +569,16 @@ def _light_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target:
     magic_light(gm, caster, "Light")
 
 
-_register(Power("prayer", "Light", _light_prayer, _light_in_fight))
+_register(Power("prayer", "Light", _light_prayer, _light_in_fight, aim="self"))  # the caster's own light
 
 
 def _food_and_water(gm: GM, caster: Member) -> None:
     for item in (Carried("Ration", "", rarity="common"), Carried("Water", "", liquid=True, rarity="free")):
         try:
             caster.adv.inventory.add(item)
+            what = "A ration" if item.name == "Ration" else "Fresh water"
+            gm.emit("prayer", f"{what} appears in {caster.name}'s hands (Create food and water).",
+                    who=caster.id)  # fmt: skip
         except RuleError:
             gm.emit("prayer", f"No room to carry the {item.name.lower()}: it is consumed at once.", who=caster.id)
             gm.cure(caster, "hungry" if item.name == "Ration" else "parched", "Create food and water")
@@ -519,7 +588,8 @@ def _food_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: 
     _food_and_water(gm, caster)
 
 
-_register(Power("prayer", "Create food and water", _food_and_water, _food_in_fight))
+# the food appears in the caster's hands: in a fight it was offered "on Kaspa", and still went to the caster
+_register(Power("prayer", "Create food and water", _food_and_water, _food_in_fight, aim="self"))
 
 
 # --- the gods' prayers -----------------------------------------------------------------------------------------
@@ -575,7 +645,8 @@ _register(Power("prayer", "Martyr", _martyr_outside, _martyr_in_fight, area=True
 def _spring(gm: GM, members: list[Member], foes: list[Foe]) -> None:
     """Akhzu's Prayer of Spring: "Cures one wound from everyone Nearby, including enemies." """
     for m in members:
-        heal(gm, m, 1, "Prayer of Spring")
+        if any(m.adv.character.attrs[a].wounds for a in ATTRS):  # (the whole ones were told "heals 0 wounds")
+            heal(gm, m, 1, "Prayer of Spring")
     for e in foes:
         if e.wounds:
             e.wounds -= 1
@@ -593,7 +664,8 @@ def _season_prayer(name: str, effect: Callable[[GM, list[Member], list[Foe]], No
         allies, foes = nearby(gm, cs, f)
         effect(gm, [m for _, m in allies], foes)
 
-    _register(Power("prayer", name, outside, in_fight, area=True))
+    _register(Power("prayer", name, outside, in_fight, area=True,
+                    ready=_hurt_ready if effect is _spring else None))  # fmt: skip
 
 
 _season_prayer("Prayer of Spring", _spring)
@@ -950,14 +1022,19 @@ def repair_armour(gm: GM, m: Member, points: int = 1, *, metal: bool = False) ->
 
 def _summer(gm: GM, members: list[Member], foes: list[Foe]) -> None:
     """Akhzu's Prayer of Summer: "Repair one armor point from everyone Nearby, including enemies." """
+    mended = 0
     for m in members:
         if repair_armour(gm, m):
+            mended += 1
             gm.emit("repair", f"{m.name}'s armour mends a point (Prayer of Summer).", who=m.id)
     for e in foes:
         full = core.sheet(gm, e.monster).armor
         if e.ap < full:
             e.ap += 1
+            mended += 1
             gm.emit("foe_repair", f"{core.label(e)}'s armour mends a point (Prayer of Summer).", foe=e.id)
+    if not mended:
+        gm.emit("repair", "A warm wind passes: no armour nearby is broken (Prayer of Summer).")
 
 
 _season_prayer("Prayer of Summer", _summer)
@@ -1023,8 +1100,12 @@ UNCLEANSED = frozenset({"cursed", "doomed", "plagued"})
 
 
 def _cleanse(gm: GM, m: Member) -> None:
-    for name in sorted(set(m.adv.character.afflictions) - UNCLEANSED):
+    burnt = sorted(set(m.adv.character.afflictions) - UNCLEANSED)
+    for name in burnt:
         gm.cure(m, name, "Cleansing Flames")
+    if not burnt:
+        gm.emit("cure", f"The flames pass through {m.name}: there is nothing in them to burn (Cleansing Flames).",
+                who=m.id)  # fmt: skip
 
 
 def _cleansing_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter | Foe) -> None:
@@ -1364,15 +1445,14 @@ def _unravel(gm: GM) -> None:
 def floats_over(gm: GM, m: Member, trap: SiteTrap) -> bool:
     """``m`` hovers over a trap set in the floor (it does not spring for them); the theme's trap table says which
     lie in the floor (``floor``, RULINGS R200)."""
-    exp = gm.c.expedition
-    return exp is not None and m.hovering >= exp.turns and trap.floor
+    return still(gm, m.hovering) and trap.floor
 
 
 def _hover_ready(gm: GM, caster: Member) -> str | None:
     exp = gm.c.expedition
     if exp is None:
         return "Only on an expedition."
-    return "Already hovering." if caster.hovering >= exp.turns else None
+    return "Already hovering." if still(gm, caster.hovering) else None
 
 
 def _hover(gm: GM, caster: Member) -> None:
@@ -1415,18 +1495,92 @@ def end_of_expedition(gm: GM) -> None:
         m.immune = []
         m.warded = 0
         m.hovering = 0
+        m.blind = 0
 
 
 def _seal(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
     """Cador's Seal: "Creates a 3m line that no undead can cross during this expedition." — in a fight, drawn
-    around the cleric: no undead may step onto the cleric's tile or the tiles Close to it (RULINGS R201)."""
+    around the cleric: no undead may step onto the cleric's tile or the tiles Close to it (RULINGS R201); out of
+    one, across a doorway (:func:`_seal_outside`)."""
     line = {f.tile, *grid.around(f.tile)} & set(cs.tiles)
     cs.sealed = sorted(set(cs.sealed) | line)
     gm.emit("seal", f"{caster.name} draws a line of holy ash: no undead may cross it.", who=caster.id,
             tiles=[list(t) for t in line])  # fmt: skip
 
 
-_register(Power("prayer", "Seal", fight=_seal, area=True))
+def _unsealed(gm: GM) -> list[SiteLink]:
+    exp = gm.c.expedition
+    return [lk for lk in _here(gm) if exp is not None and [exp.depth, lk.id] not in exp.sealed]
+
+
+def _seal_ready(gm: GM, caster: Member) -> str | None:
+    if gm.c.expedition is None:
+        return "Only on an expedition (the line lasts until it ends)."
+    return None if _unsealed(gm) else "Every doorway here is sealed already."
+
+
+def _seal_outside(gm: GM, caster: Member) -> None:
+    """Seal out of a fight (RULINGS R204): the cleric's player picks a doorway of the party's room; the 3 m line
+    of holy ash across it holds until the expedition ends.  No undead crosses it: undead coming to the party wait
+    behind it while every way into the party's room is sealed (:func:`held_back`), and come when the party stands
+    in a room that is not (:func:`released`)."""
+    exp = gm.c.expedition
+    ways = _unsealed(gm)
+    if exp is None or not ways:
+        raise RuleError(_seal_ready(gm, caster) or "nothing to seal")
+    rid, label = _next_door(gm, caster, ways, "Seal: across which doorway is the line drawn?")
+    link = next(lk for lk in ways if lk.other(exp.room) == rid)
+    exp.sealed.append([exp.depth, link.id])
+    shut = " The room is sealed: no undead can come in." if sealed_in(gm) else ""
+    gm.emit("seal", f"{caster.name} draws a line of holy ash across the doorway to {label}: no undead will cross it "
+            f"until the expedition ends.{shut}", who=caster.id, link=link.id)  # fmt: skip
+
+
+_register(Power("prayer", "Seal", _seal_outside, _seal, area=True, ready=_seal_ready))
+
+
+def sealed_in(gm: GM) -> bool:
+    """Every way into the party's room is sealed (RULINGS R204): its doorways, each with a line of holy ash, and
+    no stairs (a line across a doorway does not close a stair)."""
+    exp = gm.c.expedition
+    if exp is None or not exp.sealed or gm.room().stairs:
+        return False
+    links = gm.site_level().links_of(exp.room)
+    return bool(links) and all([exp.depth, lk.id] in exp.sealed for lk in links)
+
+
+def undead(gm: GM, monster: str) -> bool:
+    try:
+        return "undead" in gm.content.bestiary.monster(monster).tags
+    except KeyError:
+        return False
+
+
+def held_back(gm: GM, groups: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Of the creatures coming at the party, those that come: undead stop at a sealed room's lines and wait there
+    (kept in the expedition) until the party stands in a room that is not sealed in (RULINGS R204)."""
+    exp = gm.c.expedition
+    if exp is None or not sealed_in(gm):
+        return groups
+    waiting = [(n, c) for n, c in groups if undead(gm, n)]
+    if not waiting:
+        return groups
+    exp.held += [[n, c] for n, c in waiting]
+    names = ", ".join(f"{c} {n}" for n, c in waiting)
+    gm.emit("seal", f"{names} come to the line of holy ash, and cannot cross it: they wait beyond the doorway.",
+            monsters=[[n, c] for n, c in waiting])  # fmt: skip
+    return [(n, c) for n, c in groups if not undead(gm, n)]
+
+
+def released(gm: GM) -> list[tuple[str, int]]:
+    """The undead waiting behind the line, once the party stands in a room that is not sealed in: they come at it
+    (RULINGS R204).  Empty while it is sealed in, or when none wait."""
+    exp = gm.c.expedition
+    if exp is None or not exp.held or sealed_in(gm):
+        return []
+    out = [(str(n), int(c)) for n, c in exp.held]
+    exp.held = []
+    return out
 
 
 def _mind_fog(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
@@ -1481,7 +1635,7 @@ def _arcane_seal_on(gm: GM, caster: Member, target: Member) -> None:
 def _arcane_seal(gm: GM, caster: Member) -> None:
     """Arcane Seal: "Protects a nearby person or object from spells for 1d6 exploration turns." — the spells the
     engine casts at the party are the enemies' attacks on the mind (defended with INT, RULINGS R197)."""
-    unwarded = [m for m in gm.alive() if m.warded < (gm.c.expedition.turns if gm.c.expedition else 0)]
+    unwarded = [m for m in gm.alive() if not still(gm, m.warded)]
     names = [m.name for m in (unwarded or gm.alive())]
     pick = gm.decider.choose(gm, caster, "Arcane Seal: whom does it ward?", names)
     _arcane_seal_on(gm, caster, next(m for m in gm.alive() if m.name == pick))
@@ -1777,8 +1931,33 @@ def miracle(gm: GM, m: Member, special: str, row: object) -> None:
     elif special == "unexhaust_prayers" and m.adv.prayers is not None:
         m.adv.prayers.rest()
     elif special == "monsters_flee_or_doom_down":
+        cs = gm.c.combat
+        if cs is not None and gm.c.phase is Phase.COMBAT:
+            # "all monsters try to flee in fear" (R207): each tests its morale now (LVL dice, a 4+ holds); those
+            # that ignore morale stand
+            for e in list(cs.active_foes()):
+                sheet = core.sheet(gm, e.monster)
+                if not sheet.morale:
+                    continue
+                faces = roll(gm.rng, sheet.level)
+                held = any(x >= 4 for x in faces)
+                gm.emit("morale", f"{core.label(e)} tests its morale against the miracle ({sheet.level} dice: "
+                        f"{faces}): " + ("it holds." if held else "it flees in fear!"), foe=e.id, faces=faces)
+                if not held:
+                    flee(gm, cs, e)
+            return
         lv = gm.level_state()
         lv.doom = max(0, lv.doom - 1)
         gm.emit("doom", "The dungeon's wrath ebbs a little.", hidden=True)
+    elif special == "enemies_wound_or_shield_tokens":
+        cs = gm.c.combat
+        if cs is not None and gm.c.phase is Phase.COMBAT:
+            for e in list(cs.active_foes()):
+                hurt_foe(gm, cs, e, 1, "a miracle", magic=True)
+            return
+        exp = gm.c.expedition
+        if exp is not None:
+            exp.blessed = True
+            gm.emit("miracle", "The party will start its next fight with a shield token each.", who=m.id)
     elif special == "":
         gm.apply_row(m, row, "a miracle")

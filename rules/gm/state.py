@@ -45,6 +45,7 @@ class Member:
     immune: list[str] = field(default_factory=list)  # afflictions that cannot take hold this expedition (a tonic)
     warded: int = 0  # Arcane Seal: protected from spells until this exploration turn of the expedition
     hovering: int = 0  # Hover: above the ground until this exploration turn of the expedition
+    blind: int = 0  # a spell mishap's blindness: until this exploration turn of the expedition (R206)
 
     @property
     def name(self) -> str:
@@ -153,6 +154,9 @@ class ExpeditionState:
     eye_depth: int = 0  # ...the level...
     eye_room: int = 0  # ...and the room of its tree (RULINGS R202)
     eye_saw: str = ""  # what the eye last showed there (a change is told)
+    sealed: list[list[int]] = field(default_factory=list)  # Seal: [depth, link id] of doorways no undead cross...
+    held: list[list[Any]] = field(default_factory=list)  # ...and [monster, count] waiting behind them (R204)
+    blessed: bool = False  # a miracle: the next fight starts with a shield token on each adventurer (R207)
     drunk: dict[str, int] = field(default_factory=dict)  # member id -> the camps made when they last drank wine
     road_days: int = 0  # days on the road between the settlement and this dungeon, each way (R222)
     start_day: int = 0  # the calendar day the party set out

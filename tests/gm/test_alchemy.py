@@ -147,6 +147,7 @@ def test_in_camp_transmute_is_a_free_action() -> None:
         alchemy.add_extract(m.adv.inventory, "ether")
     act = next(a for a in gm.legal_actions() if a.id == f"transmute:{who}")
     assert act.available and act.cost.actions == 0
+    assert str(act.cost) == "free" and "(free)" not in act.label  # the cost says it: not "(free) (free)"
     assert gm.c.camp is not None
     spent = gm.c.camp.spent
     events = gm.apply(act.id)
@@ -179,3 +180,52 @@ def test_recalling_a_spell_shows_its_odds_and_its_dice() -> None:
     assert "INT " in recall.label and "%" in recall.label and "mishap" in recall.label
     events = gm.apply(recall)
     assert any(e.kind == "test" and "recalling Transmute" in e.text for e in events), [e.text for e in events]
+
+
+def test_a_potion_is_offered_for_a_downed_companion_too() -> None:
+    """"You can also give or use an item on someone in the same tile": the alchemist's tonic was offered only to
+    whom the engine thought best (the drinker), never to the collapsed companion beside them."""
+    from rules.character import Condition
+
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = alchemist(gm)
+    me, ally = gm.c.member(who), gm.c.party[1]
+    me.adv.inventory.add(Carried("Healing tonic", "", rarity="uncommon", usage=4))
+    for m in (me, ally):
+        m.adv.character.afflictions.clear()
+    me.adv.character.attrs[Attr.INT].wounds = 2
+    ally.adv.character.attrs[Attr.DEX].wounds = 1
+    ally.adv.character.condition = Condition.COLLAPSED
+    uses = [a for a in gm.legal_actions() if a.kind == "use_item" and a.param("item") == "Healing tonic"]
+    assert [a.target for a in uses] == [me.id, ally.id]  # the one it helps most first
+    gm.apply(f"use:{who}:Healing tonic:{ally.id}")
+    assert ally.adv.character.attrs[Attr.DEX].wounds == 0 and me.adv.character.attrs[Attr.INT].wounds == 2
+
+
+def test_extract_and_transmute_are_greyed_not_hidden_while_creatures_share_the_room() -> None:
+    with_extract = next(m for m in CONTENT.bestiary.monsters if m.extract)
+    gm, who = slain(with_extract.name, 2)
+    alchemy.add_extract(gm.c.member(who).adv.inventory, "ether")
+    alchemy.add_extract(gm.c.member(who).adv.inventory, "ether")
+    gm.room_state().monsters.append(GroupState("Hobgoblin", 2, aware=True, attitude="neutral"))
+    listed = {a.id: a for a in gm.legal_actions()}
+    for key in (f"extract:{who}", f"cast:{who}:Transmute"):
+        assert not listed[key].available and listed[key].reason == "Not with enemies here."
+
+
+def test_the_rooms_dead_that_would_rise_give_their_extract_once() -> None:
+    """R205: "Elemental extracts can be found in corpses": the alchemist playtest stood among soldiers dead in
+    their bunks and could take nothing (only slain monsters counted)."""
+    from rules.gm.site import SiteCorpse
+
+    risen = next(m for m in CONTENT.bestiary.monsters if "undead" in m.tags and m.extract)
+    corpses = (SiteCorpse("a soldier in his bunk", rises_as=risen.name), SiteCorpse("bones, long picked clean"))
+    gm = game(corridor(3, r1={"corpses": corpses}))
+    exploration.enter(gm, "test-site")
+    who = alchemist(gm)
+    assert alchemy.remains(gm) == [("corpse #0", risen.extract)]
+    events = gm.apply(f"extract:{who}")
+    assert alchemy.extracts(gm.c.member(who).adv.inventory) == {risen.extract: 1}
+    assert "(a corpse)" in next(e.text for e in events if e.kind == "extract")
+    assert alchemy.remains(gm) == [] and not any(a.kind == "extract" for a in gm.legal_actions())

@@ -628,3 +628,72 @@ def test_magic_shield_is_greyed_once_up_and_a_spell_with_no_target_says_so() -> 
     assert listed(gm)[f"cast:{f.id}:Explode corpse"].reason == "No target in reach."
     cast(gm, f, "Magic Shield", f.id)
     assert listed(gm)[f"cast:{f.id}:Magic Shield:{f.id}"].reason == "Already in effect for this fight."
+
+
+def test_the_cast_message_in_a_fight_says_the_spell_not_its_outcome_code() -> None:
+    """Wizard playtest: "Delva casts Magic Shield: cast." (the outcome's code name, before the effect and dice)."""
+    gm, _cs, f, _e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Magic Shield")
+    events = cast(gm, f, "Magic Shield", f.id)
+    said = next(ev for ev in events if ev.kind == "cast")  # type: ignore[attr-defined]
+    assert said.text.endswith("casts Magic Shield.")  # type: ignore[attr-defined]
+    assert not any(ev.kind == "spell_test" for ev in events)  # type: ignore[attr-defined]  # it held: nothing to add
+
+
+def test_prayers_that_act_on_the_caster_are_not_offered_on_allies() -> None:
+    """Cleric playtest: "pray for Create food and water on Kaspa" was offered, and the food went to the cleric."""
+    gm = arena([("Hobgoblin", 1)], party=2, surprise=None)
+    cs = hall(gm)
+    f, g = cs.fighters
+    put(gm, g, f.x + 1, f.y)
+    priest(gm, f, "Create food and water", "Light")
+    ids = set(listed(gm))
+    for name in ("Create food and water", "Light"):
+        assert f"pray:{f.id}:{name}:{f.id}" in ids and f"pray:{f.id}:{name}:{g.id}" not in ids
+
+
+def _miracle(gm: GM, special: str) -> object:
+    return next(r for r in gm.content.magic.miracles.rows if r.special == special)
+
+
+def test_miracle_six_wounds_every_enemy_in_a_fight_and_shields_the_next_fight_out_of_one() -> None:
+    """R207: two miracle rows were printed and did nothing."""
+    from rules.gm import powers
+
+    gm = arena([("Hobgoblin", 2)], party=1, surprise=None)
+    cs = hall(gm)
+    m = gm.c.party[0]
+    row = _miracle(gm, "enemies_wound_or_shield_tokens")
+    for e in cs.foes:
+        e.ap = 0  # bare: the wound lands (armour would take it first)
+    powers.miracle(gm, m, "enemies_wound_or_shield_tokens", row)
+    resist = gm.content.bestiary.monster("Hobgoblin").resist
+    assert [e.wounds for e in cs.foes] == [max(0, 1 - resist)] * 2 or all(e.wounds == 1 for e in cs.foes)
+    assert sum("a miracle" in ev.text for ev in gm.events[-8:]) >= 2
+
+
+def test_miracle_six_out_of_a_fight_gives_the_next_fight_a_shield_token_each() -> None:
+    from rules.gm import powers
+    from tests.gm.scripted import corridor, game
+
+    gm = game(corridor(3))
+    from rules.gm import exploration
+
+    exploration.enter(gm, "test-site")
+    powers.miracle(gm, gm.c.party[0], "enemies_wound_or_shield_tokens", _miracle(gm, "enemies_wound_or_shield_tokens"))
+    assert gm.c.expedition is not None and gm.c.expedition.blessed
+    exploration._enemies_arrive(gm, [("Hobgoblin", 1)], "doom")
+    assert gm.c.combat is not None and all(f.shield >= 1 for f in gm.c.combat.fighters)
+    assert not gm.c.expedition.blessed
+
+
+def test_miracle_five_in_a_fight_sends_the_enemies_with_morale_fleeing_on_a_failed_test() -> None:
+    from rules.gm import powers
+
+    gm = arena([("Hobgoblin", 2)], party=1, surprise=None)
+    cs = hall(gm)
+    sheet = gm.content.bestiary.monster("Hobgoblin")
+    assert sheet.morale and sheet.level == 3
+    load(gm, 1, 2, 3, 6, 1, 1)  # the first fails (no 4+ on its 3 dice), the second holds
+    powers.miracle(gm, gm.c.party[0], "monsters_flee_or_doom_down", _miracle(gm, "monsters_flee_or_doom_down"))
+    assert [e.state for e in cs.foes] == ["fled", "active"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.attributes import Attr
 from rules.gm import exploration, powers
 from rules.gm.engine import GM
 from rules.gm.places import door_state
@@ -216,3 +217,170 @@ def test_cure_light_wounds_asks_whom_and_offers_the_bleeding_first() -> None:
     assert asked[0][0].startswith(other.name) and "bleeding" in asked[0][0] and asked[0][1].startswith(cleric.name)
     assert "bleeding" not in other.adv.character.afflictions and other.adv.character.attrs[Attr.DEX].wounds == 0
     assert cleric.adv.character.attrs[Attr.STR].wounds == 2
+
+
+def test_every_power_out_of_a_fight_says_what_it_did() -> None:
+    """The cast message used to be the book's text, as if it were the outcome; now the handler says what happened,
+    so a handler that says nothing (Create food and water, Prayer of Summer, Cleansing Flames did) leaves the
+    player reading only "the prayer is answered"."""
+    silent = []
+    for (_kind, name), power in sorted(powers.POWERS.items()):
+        if power.outside is None:
+            continue
+        gm = game(corridor(3, doors={1: "locked"}))
+        exploration.enter(gm, "test-site")
+        m = gm.c.party[0]
+        if power.ready is not None and power.ready(gm, m) is not None:
+            continue  # not offered here (tested with their own situations)
+        before = len(gm.events)
+        power.outside(gm, m)
+        if len(gm.events) == before:
+            silent.append(name)
+    assert silent == []
+
+
+def test_the_cast_message_is_not_the_rule_text() -> None:
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = caster(gm, spell="Light")
+    events = gm.apply(f"cast:{who}:Light")
+    said = next(e for e in events if e.kind == "spell")
+    assert said.text.endswith("casts Light.") and "Illuminates" not in said.text
+    assert any(e.kind == "light" for e in events)
+
+
+def test_no_one_hovers_or_is_warded_at_the_first_turn_before_any_spell() -> None:
+    """``hovering``/``warded`` hold "until this exploration turn"; 0 (never cast) at turn 0 read as cast."""
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    m = gm.c.party[0]
+    assert gm.c.expedition is not None and gm.c.expedition.turns == 0
+    assert not powers.still(gm, m.hovering) and not powers.still(gm, m.warded)
+    assert powers.handler("spell", "Hover").ready(gm, m) is None  # type: ignore[union-attr]
+    powers.handler("spell", "Hover").outside(gm, m)  # type: ignore[union-attr]
+    assert powers.still(gm, m.hovering)
+
+
+def _sealed_dead_end() -> tuple[GM, str]:
+    """The party in room 1 (a dead end: one doorway, to room 2), its doorway sealed by Cador's line."""
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = caster(gm, prayer="Seal")
+    assert offered(gm, f"pray:{who}:Seal").available  # out of a fight too (it was refused there)
+    power = powers.handler("prayer", "Seal")
+    assert power is not None and power.outside is not None
+    power.outside(gm, gm.c.member(who))
+    return gm, who
+
+
+def test_seal_out_of_a_fight_lines_a_doorway_for_the_expedition_and_survives_a_reload() -> None:
+    from rules.gm.state import Campaign
+
+    gm, who = _sealed_dead_end()
+    exp = gm.c.expedition
+    assert exp is not None and exp.sealed == [[1, gm.site_level().links[0].id]]
+    assert powers.sealed_in(gm) and "no undead" in gm.events[-1].text
+    assert offered(gm, f"pray:{who}:Seal").reason == "Every doorway here is sealed already."
+    again = Campaign.from_dict(gm.c.to_dict())
+    assert again.expedition is not None and again.expedition.sealed == exp.sealed
+
+
+def test_undead_arrivals_wait_behind_the_line_and_come_when_the_party_steps_out() -> None:
+    """R204: an undead final fight is held, not walled off for good: the undead wait beyond the sealed doorway
+    and come at the party in the next room it stands in that is not sealed in; the living come on at once."""
+    from rules.gm.state import Phase
+
+    gm, _ = _sealed_dead_end()
+    exploration._enemies_arrive(gm, [("Slumbering Corpse", 2)], "doom: final fight")
+    exp = gm.c.expedition
+    assert exp is not None and gm.c.phase is Phase.EXPLORATION and exp.held == [["Slumbering Corpse", 2]]
+    assert "cannot cross" in gm.events[-1].text
+    exploration._enemies_arrive(gm, [("Slumbering Corpse", 1), ("Hobgoblin", 1)], "doom")
+    assert gm.c.combat is not None and [f.monster for f in gm.c.combat.foes] == ["Hobgoblin"]
+    assert exp.held == [["Slumbering Corpse", 2], ["Slumbering Corpse", 1]]
+
+
+def test_the_waiting_undead_come_in_the_next_room() -> None:
+    from rules.gm.state import Phase
+
+    gm, _ = _sealed_dead_end()
+    exploration._enemies_arrive(gm, [("Slumbering Corpse", 2)], "doom: final fight")
+    gm.apply("move:2")
+    assert gm.c.phase is Phase.COMBAT and gm.c.combat is not None
+    assert sorted(f.monster for f in gm.c.combat.foes) == ["Slumbering Corpse", "Slumbering Corpse"]
+    assert gm.c.expedition is not None and gm.c.expedition.held == []
+
+
+def test_a_healing_prayer_is_greyed_with_no_one_to_heal() -> None:
+    """Wizard/cleric playtest: Cure Light Wounds and Prayer of Spring were offered (and a prayer spent) on a party
+    with not a scratch."""
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    for m in gm.c.party:
+        m.adv.character.afflictions.discard("bleeding")
+    who = caster(gm, prayer="Cure Light Wounds")
+    gm.c.member(who).adv.prayers.memorised.append("Prayer of Spring")  # type: ignore[union-attr]
+    for name in ("Cure Light Wounds", "Prayer of Spring"):
+        assert offered(gm, f"pray:{who}:{name}").reason == "No one is wounded or bleeding."
+    gm.c.party[1].adv.character.attrs[Attr.DEX].wounds = 1
+    assert all(offered(gm, f"pray:{who}:{n}").available for n in ("Cure Light Wounds", "Prayer of Spring"))
+
+
+def _mishap_row(gm: GM, special: str) -> object:
+    return next(r for r in gm.content.magic.spell_mishaps.rows if r.special == special)
+
+
+def test_a_mishap_that_summons_a_demon_starts_a_fight_with_it() -> None:
+    """R206: the mishap rows that summon were only their words ("Summon a lesser demon Close to you.")."""
+    from rules.gm.state import Phase
+
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    powers.mishap(gm, gm.c.party[0], _mishap_row(gm, "summon_close:Lesser Demon"))
+    assert gm.c.phase is Phase.COMBAT and gm.c.combat is not None
+    assert [f.monster for f in gm.c.combat.foes] == ["Lesser Demon"]
+
+
+def test_mishaps_that_anger_the_others_break_the_conductor_and_leave_everything_in_the_void() -> None:
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    m, other = gm.c.party
+    other.adv.character.afflictions.discard("angry")
+    powers.mishap(gm, m, _mishap_row(gm, "others_nearby_angry"))
+    assert "angry" in other.adv.character.afflictions and "terrified" in m.adv.character.afflictions
+    m.adv.inventory.add(Carried("Crystal ball", ""))
+    powers.mishap(gm, m, _mishap_row(gm, "conductor_destroyed"))
+    assert m.adv.inventory.find("Crystal ball") is None
+    powers.mishap(gm, m, _mishap_row(gm, "lose_all_items"))
+    assert [i.name for i in m.adv.inventory.items if not i.name.startswith("(")] == []
+
+
+def test_a_mishaps_blindness_lasts_six_exploration_turns_and_hampers_every_blow() -> None:
+    """R206: "Temporary blindness for 6 exploration turns" was words only."""
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    m = gm.c.party[0]
+    assert not powers.blind(gm, m)
+    powers.mishap(gm, m, _mishap_row(gm, "blinded"))
+    exp = gm.c.expedition
+    assert exp is not None and m.blind == exp.turns + 6 and powers.blind(gm, m)
+    exp.turns += 7
+    assert not powers.blind(gm, m)
+
+
+def test_a_blind_adventurer_attacks_with_disadvantage() -> None:
+    from tests.gm.test_combat import arena, cs_of, load, put
+
+    def gm_rerolls(blind: bool) -> int:
+        gm = arena([("Hobgoblin", 1)], surprise=None)
+        cs = cs_of(gm)
+        f, e = cs.fighters[0], cs.foes[0]
+        put(gm, e, f.x + 1, f.y)
+        assert gm.c.expedition is not None
+        gm.c.member(f.id).blind = gm.c.expedition.turns + 6 if blind else 0
+        attack = next(a for a in gm.legal_actions() if a.kind == "attack" and a.target == e.id and a.available)
+        load(gm, *([6] * 12))
+        test = next(ev for ev in gm.apply(attack.id) if ev.kind == "test")
+        return sum(1 for r in test.data["rerolls"] if r[0] == "gm")  # disadvantage: the GM rerolls a success
+
+    assert gm_rerolls(blind=False) == 0 and gm_rerolls(blind=True) == 1
