@@ -118,7 +118,7 @@ def placed(th: Theme, place: str, text: str) -> str:
     if not text:
         return text
     first = _WORD.match(text)
-    if first is None or first[0] in proper_nouns(th) or first[0] == "I" or text[:2].isupper():
+    if first is None or first[0] in proper_nouns(th) or first[0] == "I" or (text[1:2].isalpha() and text[:2].isupper()):
         return f"{place}: {text}"
     return f"{place}, {text[0].lower()}{text[1:]}"
 
