@@ -54,8 +54,8 @@ def _sentences(d: Dungeon) -> set[str]:
 #: they only go down.
 SHARED_AT_MOST = {
     "necromancer_tomb": 0.44,
-    "goblin_warren": 0.70,
-    "salt_mine": 0.75,
+    "goblin_warren": 0.67,
+    "salt_mine": 0.72,
     "flooded_cellar": 0.76,
     "plague_chapel": 0.76,
     "ruined_watchtower": 0.76,
