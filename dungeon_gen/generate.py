@@ -65,6 +65,7 @@ def generate(
     entrances: list[int] = []
     ways: list[EntranceWay] = []
     down_at: tuple[int, int] | None = None
+    tied: set[str] = set()  # set pieces, skill notes and wants drawn on the levels above
     for i, lseed in enumerate(level_seeds):
         d = i + 1
         layout = build_level(
@@ -78,7 +79,7 @@ def generate(
         )
         plan = LevelPlan(theme=th, story=story, depth=d, last=d == depth, level=min(10, level + d - 1), seed=lseed)
         rooms_, connections, stairs = furnish_level(plan, layout, stream(lseed, "rooms"))
-        rooms_, pieces = tie_level(plan, layout, rooms_, stream(lseed, "pieces"))
+        rooms_, pieces = tie_level(plan, layout, rooms_, stream(lseed, "pieces"), tied)
         if d == 1:
             entrances = [e.room for e in layout.entrances]
             ways = entrance_ways(th, story, layout, stream(lseed, "entrances"))

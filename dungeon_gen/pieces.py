@@ -44,13 +44,14 @@ def _distances(layout: LevelLayout, start: int) -> dict[int, int]:
 
 
 def tie_level(
-    plan: LevelPlan, layout: LevelLayout, rooms: list[Room], rng: Random
+    plan: LevelPlan, layout: LevelLayout, rooms: list[Room], rng: Random, used: set[str] | None = None
 ) -> tuple[list[Room], list[SetPiece]]:
-    """The level's rooms with their skill notes and wanting groups, and its set pieces."""
+    """The level's rooms with their skill notes and wanting groups, and its set pieces.  ``used``: what the
+    dungeon's other levels drew (names and texts), so a deeper level ties its rooms with other pieces."""
     th = plan.theme
     by_id = {r.id: r for r in rooms}
     shapes = {s.id: s for s in layout.rooms}
-    used: set[str] = set()
+    used = used if used is not None else set()
     pieces: list[SetPiece] = []
     controls: set[int] = set()
     targets: set[int] = set()
