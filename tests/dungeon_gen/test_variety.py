@@ -56,7 +56,7 @@ SHARED_AT_MOST = {
     "necromancer_tomb": 0.44,
     "goblin_warren": 0.67,
     "salt_mine": 0.72,
-    "flooded_cellar": 0.76,
+    "flooded_cellar": 0.72,
     "plague_chapel": 0.76,
     "ruined_watchtower": 0.76,
     "demon_vault": 0.75,
