@@ -57,7 +57,7 @@ SHARED_AT_MOST = {
     "goblin_warren": 0.67,
     "salt_mine": 0.72,
     "flooded_cellar": 0.72,
-    "plague_chapel": 0.76,
+    "plague_chapel": 0.75,
     "ruined_watchtower": 0.76,
     "demon_vault": 0.75,
 }
