@@ -124,7 +124,7 @@ def placed(th: Theme, place: str, text: str) -> str:
     if not text:
         return text
     first = _WORD.match(text)
-    if first is None or first[0] in proper_nouns(th) or first[0] == "I" or text[:2].isupper():
+    if first is None or first[0] in proper_nouns(th) or first[0] == "I" or (text[1:2].isalpha() and text[:2].isupper()):
         return f"{place}: {text}"
     return f"{place}, {text[0].lower()}{text[1:]}"
 
@@ -347,7 +347,7 @@ def _boss(plan: LevelPlan, shape: RoomShape, rng: Random, occupied: set[tuple[in
     return out
 
 
-def _loot(plan: LevelPlan, rng: Random, values: dict[str, Any], *, rich: bool = False) -> list[Loot]:
+def loot_for(plan: LevelPlan, rng: Random, values: dict[str, Any], *, rich: bool = False) -> list[Loot]:
     pool = [lt for lt in plan.theme.loot if lt.fits(plan.level)] or list(plan.theme.loot)
     rarities = [lt.rarity or _item_rarity(lt.item or "") for lt in pool]
     # Richer finds at a higher level (issue #15): rarer things likelier, and now and then one more.
@@ -510,7 +510,7 @@ def furnish_level(
             )
         loot: list[Loot] = list(extra_loot[shape.id])
         if is_lair or rng.random() < kind.chances.loot:
-            found = _loot(plan, rng, values, rich=is_lair)
+            found = loot_for(plan, rng, values, rich=is_lair)
             if found and rng.random() < 0.2:
                 hidden = found[0].model_copy(update={"hidden": True})
                 found[0] = hidden
@@ -571,7 +571,7 @@ def furnish_level(
             )
         )
 
-    _strongest_lair(plan, rooms, {r.id: r for r in layout.rooms}, rng)
+    strongest_lair(plan, rooms, {r.id: r for r in layout.rooms}, rng)
     stairs: list[Stairs] = []
     if layout.stairs_down is not None:
         s = layout.stairs_down
@@ -594,7 +594,7 @@ def furnish_level(
     return rooms, connections, stairs
 
 
-def _strongest_lair(plan: LevelPlan, rooms: list[Room], shapes: dict[int, RoomShape], rng: Random) -> None:
+def strongest_lair(plan: LevelPlan, rooms: list[Room], shapes: dict[int, RoomShape], rng: Random) -> None:
     """The master's lair is the hardest fight of its level (issue #15): while another room's fight is as
     hard, one more of the master's guards stands in the lair."""
     for i, room in enumerate(rooms):

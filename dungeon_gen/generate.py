@@ -17,6 +17,7 @@ from dungeon_gen.difficulty import fight
 from dungeon_gen.doom import doom_track, wandering_groups
 from dungeon_gen.layout import build_level
 from dungeon_gen.model import Dungeon, EntranceWay, LevelData
+from dungeon_gen.pieces import tie_level
 from dungeon_gen.story import Story, tell
 from dungeon_gen.themes import Theme, load_themes
 
@@ -64,6 +65,7 @@ def generate(
     entrances: list[int] = []
     ways: list[EntranceWay] = []
     down_at: tuple[int, int] | None = None
+    tied: set[str] = set()  # set pieces, skill notes and wants drawn on the levels above
     for i, lseed in enumerate(level_seeds):
         d = i + 1
         layout = build_level(
@@ -77,6 +79,7 @@ def generate(
         )
         plan = LevelPlan(theme=th, story=story, depth=d, last=d == depth, level=min(10, level + d - 1), seed=lseed)
         rooms_, connections, stairs = furnish_level(plan, layout, stream(lseed, "rooms"))
+        rooms_, pieces = tie_level(plan, layout, rooms_, stream(lseed, "pieces"), tied)
         if d == 1:
             entrances = [e.room for e in layout.entrances]
             ways = entrance_ways(th, story, layout, stream(lseed, "entrances"))
@@ -95,6 +98,7 @@ def generate(
                 stairs=stairs,
                 doom_track=track,
                 wandering_monsters=groups,
+                set_pieces=pieces,
             )
         )
     _link_stairs(levels)
@@ -120,6 +124,7 @@ def generate(
         stairs=first.stairs,
         doom_track=first.doom_track,
         wandering_monsters=first.wandering_monsters,
+        set_pieces=first.set_pieces,
         deeper_levels=levels[1:],
     )
 

@@ -51,12 +51,27 @@ class MonsterCount(Model):
     count: int = Field(ge=1, le=40)
 
 
+class Want(Model):
+    """What a group with a mind wants, and what it gives for it (issue #15: creatures the party can talk to,
+    as the sample dungeon's goblins who will leave once it is safe, or the spiderlings who take meat).  The GM
+    plays it (``rules.gm.setpieces``): given ``amount`` of ``asks`` (rations or silver), the group turns
+    friendly, tells what ``reveals`` names and, with ``leaves``, goes its way."""
+
+    text: str  # what they want, in the GM's words
+    asks: Literal["food", "silver"]
+    amount: int = Field(ge=1, le=500)
+    reveals: Literal["", "doom", "boss", "traps", "secrets", "stairs"] = ""
+    told: str = ""  # what they say when they get it
+    leaves: bool = False
+
+
 class MonsterGroup(MonsterCount):
     """Monsters placed in a room, each at a tile."""
 
     positions: list[Tile] = []  # one per monster, inside the room
     aware: bool = True  # False: the party may surprise them
     note: str = ""  # what they are doing ("praying to the statue with a low chant")
+    want: Want | None = None  # what they want, if they can be talked to
 
 
 class Trap(Model):
@@ -141,6 +156,14 @@ class Feature(Model):
     rewards: list[Reward] = []  # what a success gives, played by the GM
 
 
+class SkillNote(Model):
+    """What only someone with ``skill`` makes out in a room (the sample dungeon's Loremaster, Holy Rites and
+    Occult Studies notes): the GM tells it on arrival to a party with the skill."""
+
+    skill: str  # a skill of the rules (character.toml), by its exact name
+    text: str
+
+
 class Corpse(Model):
     tile: Tile
     text: str
@@ -168,6 +191,7 @@ class Room(Model):
     lit: bool = False
     boss: bool = False
     notes: str = ""  # advice for the GM
+    lore: list[SkillNote] = []  # what a skill makes out here
 
     def floor(self) -> set[tuple[int, int]]:
         """Every floor tile of the room."""
@@ -242,6 +266,36 @@ class Rumour(Model):
     true: bool
 
 
+class SetPiece(Model):
+    """Two rooms tied together (issue #15; the sample dungeon's pump that drains the flooded embalming room):
+    worked in ``control`` (a test of ``test``; someone with ``skill`` needs none), it changes ``target`` from
+    ``before`` to ``after``: its ``hazard`` (attack notation, defended by each who comes in) ends, the loot it
+    ``holds`` can be taken, and what it ``releases`` comes out into it.  ``doom``: the noise of working it."""
+
+    name: str
+    control: RoomId
+    target: RoomId
+    text: str  # what the party finds in the control room
+    test: Attr | None = None
+    skill: str | None = None
+    success: str
+    failure: str = ""
+    before: str  # the target room until it is worked
+    after: str  # the target room once it is worked
+    hazard: str | None = None
+    holds: bool = False  # the target's loot cannot be reached until it is worked
+    releases: list[MonsterCount] = []
+    doom: int = Field(0, ge=0, le=3)
+
+    @model_validator(mode="after")
+    def _piece(self) -> SetPiece:
+        if self.control == self.target:
+            raise ValueError(f"set piece {self.name!r} must tie two rooms, not room {self.control} to itself")
+        if self.test is not None and not self.failure:
+            raise ValueError(f"set piece {self.name!r} has a test, so it needs failure words")
+        return self
+
+
 class LevelData(Model):
     """One level of a dungeon: its map, rooms, doors, doom and wanderers."""
 
@@ -254,6 +308,7 @@ class LevelData(Model):
     stairs: list[Stairs] = []
     doom_track: Annotated[list[DoomStep], Field(min_length=1)]
     wandering_monsters: Annotated[list[WanderingGroup], Field(min_length=1)]
+    set_pieces: list[SetPiece] = []
 
     @model_validator(mode="after")
     def _references(self) -> LevelData:
@@ -271,6 +326,9 @@ class LevelData(Model):
         for step in self.doom_track:
             if step.effect.group is not None and step.effect.group not in groups:
                 raise ValueError(f"doom step names unknown wandering group {step.effect.group!r}")
+        for p in self.set_pieces:
+            if p.control not in known or p.target not in known:
+                raise ValueError(f"set piece {p.name!r} ties unknown room(s) {p.control} -> {p.target}")
         for r in self.rooms:
             if r.x + r.w > self.grid.width or r.y + r.h > self.grid.height:
                 raise ValueError(f"room {r.id} lies outside the grid")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dungeon_gen.export.json_io import loads
 from dungeon_gen.generate import generate
-from dungeon_gen.model import Dungeon, LevelData, Reward
+from dungeon_gen.model import Dungeon, LevelData, Reward, Want
 from dungeon_gen.themes import load_themes
 from rules.gm.site import (
     Site,
@@ -16,10 +16,12 @@ from rules.gm.site import (
     SiteLink,
     SiteLoot,
     SiteMonsters,
+    SitePiece,
     SiteReward,
     SiteRoom,
     SiteSecret,
     SiteTrap,
+    SiteWant,
 )
 
 
@@ -27,6 +29,10 @@ def _reward(r: Reward) -> SiteReward:
     value = "" if r.value is None else str(r.value)
     return SiteReward(r.kind, tuple(r.items), r.count, r.name, r.rarity or "", value, r.big, r.monster, r.attitude,
                       r.reveals, r.pick)  # fmt: skip
+
+
+def _want(w: Want | None) -> SiteWant | None:
+    return None if w is None else SiteWant(w.text, w.asks, w.amount, w.reveals, w.told, w.leaves)
 
 
 def _level(level: LevelData, entrances: list[int], floors: frozenset[str] = frozenset()) -> SiteLevel:
@@ -42,7 +48,9 @@ def _level(level: LevelData, entrances: list[int], floors: frozenset[str] = froz
             name=r.name,
             description=r.description,
             tiles=frozenset(r.floor()),
-            monsters=tuple(SiteMonsters(g.monster, g.count, tuple(g.positions), g.aware, g.note) for g in r.monsters),
+            monsters=tuple(
+                SiteMonsters(g.monster, g.count, tuple(g.positions), g.aware, g.note, _want(g.want)) for g in r.monsters
+            ),
             traps=tuple(
                 SiteTrap(
                     t.name,
@@ -72,6 +80,7 @@ def _level(level: LevelData, entrances: list[int], floors: frozenset[str] = froz
             boss=r.boss,
             entrance=r.id in ways_in,
             stairs=tuple(stairs.get(r.id, [])),
+            lore=tuple((n.skill, n.text) for n in r.lore),
         )
         for r in level.rooms
     )
@@ -99,7 +108,12 @@ def _level(level: LevelData, entrances: list[int], floors: frozenset[str] = froz
     )  # fmt: skip
     groups = tuple(SiteGroup(g.name, g.text, tuple((m.monster, m.count) for m in g.monsters)) for g in
                    level.wandering_monsters)  # fmt: skip
-    return SiteLevel(level.depth, level.name, rooms, links, tuple(ways_in), doom, groups)
+    pieces = tuple(
+        SitePiece(p.name, p.control, p.target, p.text, p.success, p.after, p.before, p.test, p.skill, p.failure,
+                  p.hazard, p.holds, tuple((m.monster, m.count) for m in p.releases), p.doom)
+        for p in level.set_pieces
+    )  # fmt: skip
+    return SiteLevel(level.depth, level.name, rooms, links, tuple(ways_in), doom, groups, pieces)
 
 
 def to_site(d: Dungeon, site_id: str | None = None) -> Site:

@@ -59,6 +59,8 @@ Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
 PLACEHOLDERS: frozenset[str] = frozenset(
     {"title", "owner", "settlement", "bounty", "boss", "room", "group", "level_name"}
 )
+#: Placeholders a set piece's texts may use besides those: the two rooms it ties (``the {target}``).
+PIECE_PLACEHOLDERS: frozenset[str] = PLACEHOLDERS | {"control", "target"}
 #: Placeholders of a title pattern.
 TITLE_PLACEHOLDERS: frozenset[str] = frozenset({"adjective", "place", "owner"})
 
@@ -142,6 +144,15 @@ def _check_template(v: str) -> str:
     return v
 
 
+def _check_piece_template(v: str) -> str:
+    names = {n for n in placeholders(v) if not n.startswith("@")}
+    unknown = names - PIECE_PLACEHOLDERS
+    if unknown:
+        raise ValueError(f"unknown placeholder(s) {sorted(unknown)}; allowed: {sorted(PIECE_PLACEHOLDERS)}")
+    _check_template(v.replace("{control}", "").replace("{target}", ""))  # the rest as any template
+    return v
+
+
 def _check_title(v: str) -> str:
     used = placeholders(v)
     unknown = used - TITLE_PLACEHOLDERS
@@ -170,6 +181,8 @@ def _check_plain(v: str) -> str:
 Plain = Annotated[str, Field(min_length=1), AfterValidator(_check_plain)]
 #: Prose that may hold placeholders (``{owner}``, ``{boss}``, ...).
 Template = Annotated[str, Field(min_length=1), AfterValidator(_check_template)]
+#: A set piece's prose: a template that may also name the two rooms it ties (``{control}``, ``{target}``).
+PieceText = Annotated[str, Field(min_length=1), AfterValidator(_check_piece_template)]
 TitlePattern = Annotated[str, Field(min_length=1), AfterValidator(_check_title)]
 Count = Annotated[str, AfterValidator(_check_count)]
 
@@ -375,6 +388,64 @@ class CorpseTemplate(Strict):
         return self
 
 
+# --- set pieces, skill notes, wants (issue #15: what the sample dungeon has) --------------------------
+
+
+class PieceTemplate(LevelWindow):
+    """Something in one room that changes another when worked: a pump that drains a flooded room, a
+    sluice, a bell that wakes what sleeps.  The generator ties its ``{control}`` room to a ``{target}``
+    room near it; the GM plays it (``rules.gm.setpieces``)."""
+
+    name: Plain
+    text: PieceText  # what the party finds in the control room
+    test: Attr | None = None
+    skill: Plain | None = None  # someone with this skill works it without a test
+    success: PieceText
+    failure: PieceText | Literal[""] = ""
+    before: PieceText  # the target room until it is worked
+    after: PieceText  # the target room once it is worked
+    hazard: Notation | None = None  # defended by each who comes into the target before it is worked
+    holds: bool = False  # the target's loot is out of reach until it is worked
+    releases: list[Member] = []  # what comes out into the target room when it is worked
+    doom: int = Field(0, ge=0, le=3)
+
+    @model_validator(mode="after")
+    def _piece(self) -> PieceTemplate:
+        if self.test is not None and not self.failure:
+            raise ValueError("a set piece with a test needs failure words")
+        if self.test is None and self.failure:
+            raise ValueError("a set piece without a test cannot fail: drop failure or add a test")
+        if not (self.hazard or self.holds or self.releases):
+            raise ValueError("a set piece must change its target: a hazard, held loot or something released")
+        return self
+
+
+class LoreTemplate(Strict):
+    """What only someone with ``skill`` makes out (the sample dungeon's Loremaster and Holy Rites notes)."""
+
+    skill: Plain  # a skill of character.toml, by its exact name
+    text: Template
+
+
+class WantTemplate(LevelWindow):
+    """A group with a mind that wants something, placed in a room: given ``amount`` of ``asks`` they turn
+    friendly, say ``told``, give away what ``reveals`` names and, with ``leaves``, go their way."""
+
+    text: Template  # what they want, in the GM's words
+    monsters: Annotated[list[Member], Field(min_length=1)]  # who wants it: living, with a mind (encounters.toml)
+    asks: Literal["food", "silver"]
+    amount: Count  # rations or silver
+    reveals: Literal["", "doom", "boss", "traps", "secrets", "stairs"] = ""
+    told: Template | Literal[""] = ""
+    leaves: bool = False
+
+    @model_validator(mode="after")
+    def _want(self) -> WantTemplate:
+        if self.reveals and not self.told:
+            raise ValueError("a want that reveals something needs the words they tell it with (told)")
+        return self
+
+
 # --- story --------------------------------------------------------------------------------------
 
 
@@ -513,6 +584,12 @@ class Theme(Strict):
     #: Phrase banks (``{@smell}`` in a template draws one of ``phrases.smell``), so that ten keys of
     #: one theme rarely share a whole sentence.  A phrase may hold ``[a|b]`` and placeholders, not ``{@...}``.
     phrases: dict[Id, Annotated[list[Template], Field(min_length=4)]] = {}
+    #: Two or more on every level (issue #15): rooms tied together.
+    set_pieces: Annotated[list[PieceTemplate], Field(min_length=3)]
+    #: One or more on every level: what a skill makes out.
+    lore: Annotated[list[LoreTemplate], Field(min_length=4)]
+    #: One or more on every level: a group the party can talk to.
+    wants: Annotated[list[WantTemplate], Field(min_length=2)]
 
     @model_validator(mode="after")
     def _theme(self) -> Theme:
@@ -545,6 +622,12 @@ class Theme(Strict):
             if nested:
                 raise ValueError(f"phrases.{bank}: a phrase may not draw from another bank ({nested})")
             check_unique(texts, f"phrases.{bank}")
+        for level in range(self.min_level, 11):
+            if sum(p.fits(level) for p in self.set_pieces) < 2:
+                raise ValueError(f"set_pieces: fewer than two fit a level-{level} dungeon")
+            if not any(w.fits(level) for w in self.wants):
+                raise ValueError(f"wants: none fits a level-{level} dungeon")
+        check_unique((p.name for p in self.set_pieces), "set piece names")
         unknown = sorted({r for t in _strings(self) for r in phrase_refs(t)} - set(self.phrases))
         if unknown:
             raise ValueError(f"templates draw from phrase bank(s) {unknown}, which phrases does not define")
@@ -714,10 +797,44 @@ def check_theme(theme: Theme, c: Content, filename: str) -> list[str]:
             for n, r in enumerate(f.rewards):
                 for msg in check_reward(refs, r):
                     add(f"room_kinds[{i}].features[{j}] ({f.name!r})", f"rewards[{n}]", msg)
+    skills = {sk.name for sk in c.character.skills}
+    for i, p in enumerate(theme.set_pieces):
+        entry = f"set_pieces[{i}] ({p.name!r})"
+        if p.skill is not None and p.skill not in skills:
+            add(entry, "skill", f"unknown skill {p.skill!r}{_hint(p.skill, sorted(skills))}")
+        for j, m in enumerate(p.releases):
+            for msg in _check_monster(refs, m.monster, "doom", p):
+                add(entry, f"releases[{j}].monster", msg)
+    for i, note in enumerate(theme.lore):
+        if note.skill not in skills:
+            add(f"lore[{i}]", "skill", f"unknown skill {note.skill!r}{_hint(note.skill, sorted(skills))}")
+    for i, want in enumerate(theme.wants):
+        for j, m in enumerate(want.monsters):
+            for msg in _check_monster(refs, m.monster, "wandering", want) or _check_mind(c, m.monster, want):
+                add(f"wants[{i}]", f"monsters[{j}].monster", msg)
     for i, s in enumerate(theme.hooks.settlements):
         if s.lower() not in refs.settlements:
             add("hooks", f"settlements[{i}]", f"unknown settlement {s!r}{_hint(s, refs.settlement_names)}")
     return out
+
+
+def _check_mind(c: Content, monster: str, want: WantTemplate) -> list[str]:
+    """A group that wants something must have a mind that takes it (``resources/gm/encounters.toml``); a beast
+    tells nothing."""
+    from rules.gm.encounters import load_encounters
+
+    sheet = c.bestiary.monster(monster)
+    data = load_encounters()
+    mind = next((m for m in data.minds if m.monster == sheet.name), None)
+    if mind is None:
+        mind = next((m for m in data.minds if m.family == sheet.family), None)
+    if "living" not in sheet.tags or mind is None or mind.mind == "none":
+        return [f"{monster} has no mind to want anything (encounters.toml minds; only the living)"]
+    if want.asks not in mind.takes:
+        return [f"{monster} does not take {want.asks} (encounters.toml: {mind.takes})"]
+    if mind.mind == "beast" and want.reveals:
+        return [f"{monster} is a beast: it cannot tell the party anything (drop reveals)"]
+    return []
 
 
 def check_reward(refs: _Refs, reward: Reward) -> list[str]:

@@ -38,8 +38,8 @@ if TYPE_CHECKING:
 GROUPS: list[tuple[str, list[str]]] = [
     ("Move", ["move", "stairs", "come_to"]),
     ("Doors", ["force", "break", "unlock", "pick", "spike", "listen", "unseal"]),
-    ("Encounter", ["fight", "parley", "bribe"]),
-    ("Search & loot", ["loot", "search", "look_for_traps", "disarm", "feature", "ward"]),
+    ("Encounter", ["fight", "parley", "bribe", "grant"]),
+    ("Search & loot", ["loot", "search", "look_for_traps", "disarm", "feature", "work", "ward"]),
     ("Items & magic", ["light", "snuff", "use_item", "cast", "pray", "concentrate", "stabilise"]),
     ("Rest & camp", ["catch_breath", "camp"]),
     ("Other", ["veteran", "freeform"]),

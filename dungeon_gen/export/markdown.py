@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from dungeon_gen.model import Connection, Door, Dungeon, LevelData, MonsterCount, Room
+from dungeon_gen.model import Connection, Door, Dungeon, LevelData, MonsterCount, Room, SetPiece, Want
 
 _DOOR_WORDS = {
     "archway": "open archway",
@@ -83,6 +83,8 @@ def room_section(level: LevelData, room: Room, exits: dict[int, list[tuple[Conne
         line += f", {g.note}." if g.note else "."
         if not g.aware:
             line += " They have not noticed the adventurers (surprise is possible)."
+        if g.want is not None:
+            line += " " + want_line(g.want)
         out.append(line)
     if room.monsters:
         out.append("")
@@ -110,6 +112,13 @@ def room_section(level: LevelData, room: Room, exits: dict[int, list[tuple[Conne
         if f.test and f.success:
             test = f" *{f.test} test* — success: {_sentence(f.success)} Failure: {_sentence(f.failure)}"
         bullets.append(f"**{f.name}**: {_sentence(f.text)}{test}")
+    for p in level.set_pieces:
+        if p.control == room.id:
+            bullets.append(piece_control_line(p, level.room(p.target)))
+        if p.target == room.id:
+            bullets.append(piece_target_line(p, level.room(p.control)))
+    for note in room.lore:
+        bullets.append(f"**{note.skill}** (only someone with the skill makes this out): {_sentence(note.text)}")
     for c in room.corpses:
         rises = f" Left unwarded, the dead vigil raises it as a **{c.rises_as}**." if c.rises_as else ""
         bullets.append(f"**Corpse**: {c.text}{rises}")
@@ -134,6 +143,50 @@ def room_section(level: LevelData, room: Room, exits: dict[int, list[tuple[Conne
         out += ["", f"> {room.notes}"]
     out.append("")
     return out
+
+
+_REVEALS = {
+    "doom": "how near the dungeon's doom is",
+    "boss": "where the master waits",
+    "traps": "the room's traps",
+    "secrets": "the room's secrets",
+    "stairs": "where the stairs down are",
+}
+
+
+def want_line(want: Want) -> str:
+    """What a group wants and what it gives for it, in the key."""
+    what = f"{want.amount} ration{'s' if want.amount != 1 else ''}" if want.asks == "food" else f"{want.amount} silver"
+    gives = [f"they tell {_REVEALS[want.reveals]}"] if want.reveals else []
+    if want.leaves:
+        gives.append("they leave")
+    told = f" *{_sentence(want.told)}*" if want.told else ""
+    after = f": {' and '.join(gives)}." if gives else "."
+    return f"**They want something**: {_sentence(want.text)} Given {what}, they turn friendly{after}{told}"
+
+
+def piece_control_line(p: SetPiece, target: Room) -> str:
+    """A set piece where it is worked: what it is, the test, what it does to the other room."""
+    how = f" *{p.test} test*" if p.test else " *No test*"
+    if p.skill:
+        how += f" (none for someone with {p.skill})"
+    fail = f" Failure: {_sentence(p.failure)}" if p.failure else ""
+    noise = f" Working it is loud (doom +{p.doom})." if p.doom else ""
+    return (f"**Set piece — {p.name}** (changes room {target.id}, {target.name}): {_sentence(p.text)}{how} — "
+            f"success: {_sentence(p.success)}{fail}{noise}")  # fmt: skip
+
+
+def piece_target_line(p: SetPiece, control: Room) -> str:
+    """A set piece where it changes things: the room before and after it is worked."""
+    parts = [f"**Set piece — {p.name}** (worked from room {control.id}, {control.name}): {_sentence(p.before)}"]
+    if p.hazard:
+        parts.append(f"Until it is worked, each who comes in defends {p.hazard}.")
+    if p.holds:
+        parts.append("The room's valuables are out of reach until then.")
+    parts.append(f"Once it is worked: {_sentence(p.after)}")
+    if p.releases:
+        parts.append(f"Out come {monster_list(list(p.releases))}, hostile.")
+    return " ".join(parts)
 
 
 def _a(word: str) -> str:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from rules.attributes import ATTRS, Attr
 from rules.character import Condition
 from rules.checks import RuleError
-from rules.gm import camp, combat, encounters, exploration_use, freeform, powers, rearrange
+from rules.gm import camp, combat, encounters, exploration_use, freeform, powers, rearrange, setpieces
 from rules.gm import item_rules as _item_rules  # noqa: F401  (registers the item rules played here)
 from rules.gm.events import Action, Cost
 from rules.gm.gear import (
@@ -308,6 +308,7 @@ def _arrive(gm: GM, room_id: int, came_from: int | None) -> None:
         room=room_id,
         first_time=first_time,
     )
+    setpieces.arrive(gm, room_id, first_time)  # skill notes, a set piece's hazard (issue #15)
     if not party_has_light(gm):
         for m in gm.active():
             if light_source(gm, m):
@@ -678,7 +679,8 @@ def _fight_actions(gm: GM) -> list[Action]:
 def _loot_actions(gm: GM) -> list[Action]:
     room, st = gm.room(), gm.room_state()
     threat = _threat(gm)
-    left = [i for i, x in enumerate(room.loot) if i not in st.loot_taken and (not x.hidden or found_hidden(gm, i))]
+    left = [i for i, x in enumerate(room.loot) if i not in st.loot_taken and (not x.hidden or found_hidden(gm, i))
+            and not setpieces.holds(gm, i)]  # out of reach until a set piece is worked
     why = ("Enemies are here." if threat else None if left else "Nothing left to take here." if st.loot_taken
            else "Nothing of value in sight.")  # fmt: skip
     return [Action("loot", "loot", f"Loot {room.name}", _turn_cost(1), bool(left) and not threat, why,
@@ -886,6 +888,14 @@ def _freeform(gm: GM, action: Action) -> None:
         end_turn(gm, turns, action.kind)
 
 
+TABLE.lister(setpieces.actions)
+
+
+@TABLE.applies(*setpieces.KINDS)
+def _setpiece(gm: GM, action: Action) -> None:
+    end_turn(gm, setpieces.apply(gm, action), action.kind)
+
+
 # --- the light -----------------------------------------------------------------------------------------------
 
 
@@ -1024,7 +1034,7 @@ def _loot(gm: GM) -> None:
     taken: list[str] = []
     left: list[str] = []
     for i, loot in enumerate(room.loot):
-        if i in st.loot_taken or (loot.hidden and not found_hidden(gm, i)):
+        if i in st.loot_taken or (loot.hidden and not found_hidden(gm, i)) or setpieces.holds(gm, i):
             continue
         slots = 0 if loot.name.lower().startswith("key to") else (2 if loot.big else 1)
         item = Carried(loot.name, "", slots=slots, count=loot.count, rarity=loot.rarity, value=loot.value)

@@ -16,12 +16,25 @@ Tile = tuple[int, int]
 
 
 @dataclass(frozen=True)
+class SiteWant:
+    """What a group wants (rations or silver) and what it gives for it (:mod:`rules.gm.setpieces`)."""
+
+    text: str
+    asks: str  # food, silver
+    amount: int
+    reveals: str = ""  # doom, boss, traps, secrets, stairs (the rewards' info and way)
+    told: str = ""
+    leaves: bool = False
+
+
+@dataclass(frozen=True)
 class SiteMonsters:
     monster: str  # the bestiary's name
     count: int
     positions: tuple[Tile, ...] = ()
     aware: bool = True
     note: str = ""
+    want: SiteWant | None = None
 
 
 @dataclass(frozen=True)
@@ -112,6 +125,7 @@ class SiteRoom:
     boss: bool = False
     entrance: bool = False
     stairs: tuple[tuple[int, int], ...] = ()  # (to depth, to room)
+    lore: tuple[tuple[str, str], ...] = ()  # (skill, what someone with it makes out here)
 
     @property
     def centre(self) -> Tile:
@@ -153,6 +167,26 @@ class SiteDoomStep:
 
 
 @dataclass(frozen=True)
+class SitePiece:
+    """Worked in room ``control``, it changes room ``target`` (:mod:`rules.gm.setpieces`)."""
+
+    name: str
+    control: int
+    target: int
+    text: str
+    success: str
+    after: str
+    before: str = ""
+    test: str | None = None  # STR, DEX, INT, PRE; None: no test
+    skill: str | None = None  # someone with it needs no test
+    failure: str = ""
+    hazard: str | None = None  # attack notation on whoever comes into the target before it is worked
+    holds: bool = False  # the target's valuables are out of reach until it is worked
+    releases: tuple[tuple[str, int], ...] = ()
+    doom: int = 0
+
+
+@dataclass(frozen=True)
 class SiteGroup:
     name: str
     text: str
@@ -168,6 +202,7 @@ class SiteLevel:
     entrances: tuple[int, ...]  # rooms entered from outside (depth 1) or by the stairs up
     doom: tuple[SiteDoomStep, ...]
     wanderers: tuple[SiteGroup, ...]
+    pieces: tuple[SitePiece, ...] = ()
 
     def room(self, room_id: int) -> SiteRoom:
         for r in self.rooms:

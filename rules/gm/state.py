@@ -108,6 +108,7 @@ class LevelState:
     fired: list[int] = field(default_factory=list)  # indices of the doom steps that fired
     doom_known: int | None = None  # the doom a Veteran read here (a snapshot, not kept up to date); None: unknown
     doom_next_known: int | None = None  # the doom at which the next step fires, as read; None: unknown or none left
+    worked: list[int] = field(default_factory=list)  # indices of the level's set pieces worked (rules.gm.setpieces)
 
 
 @dataclass

@@ -58,6 +58,11 @@ def texts(d):
                 yield from (f.text, f.success, f.failure)
             for c in r.corpses:
                 yield c.text
+            for n in r.lore:
+                yield n.text
+            for g in r.monsters:
+                if g.want is not None:
+                    yield g.want.text
         for c in lv.connections:
             yield c.door.text
             yield c.door.key or ""
@@ -65,6 +70,8 @@ def texts(d):
             yield st.effect.text
         for w in lv.wandering_monsters:
             yield w.text
+        for p in lv.set_pieces:
+            yield from (p.text, p.success, p.failure, p.before, p.after)
 
 
 def content_sentences(d):

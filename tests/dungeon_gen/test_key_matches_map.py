@@ -72,12 +72,20 @@ def level_texts(level: LevelData) -> Iterator[tuple[str, str]]:
         for c in r.corpses:
             yield f"{at} corpse", c.text
         yield f"{at} notes", r.notes
+        for n in r.lore:
+            yield f"{at} lore ({n.skill})", n.text
+        for g in r.monsters:
+            if g.want is not None:
+                yield f"{at} want", f"{g.want.text} {g.want.told}"
     for c in level.connections:
         yield f"level {level.depth} door {c.id}", f"{c.door.text} {c.door.key or ''}"
     for st in level.stairs:
         yield f"level {level.depth} stairs", st.text
     for step in level.doom_track:
         yield f"level {level.depth} doom", step.effect.text
+    for p in level.set_pieces:
+        for part in (p.text, p.success, p.failure, p.before, p.after):
+            yield f"level {level.depth} set piece {p.name}", part
     for w in level.wandering_monsters:
         yield f"level {level.depth} wanderers", w.text
 

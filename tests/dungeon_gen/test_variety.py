@@ -36,8 +36,10 @@ def _sentences(d: Dungeon) -> set[str]:
             texts += [t for tr in r.traps for t in (tr.text, tr.clue, tr.effect)]
             texts += [s.text for s in r.secrets] + [c.text for c in r.corpses]
             texts += [t for f in r.features for t in (f.text, f.success, f.failure)]
+            texts += [n.text for n in r.lore] + [g.want.text for g in r.monsters if g.want is not None]
         texts += [c.door.text for c in lv.connections] + [c.door.key or "" for c in lv.connections]
         texts += [s.effect.text for s in lv.doom_track] + [w.text for w in lv.wandering_monsters]
+        texts += [t for p in lv.set_pieces for t in (p.text, p.success, p.failure, p.before, p.after)]
     out = set()
     for t in texts:
         for s in re.split(r"(?<=[.!?])\s+", t or ""):
@@ -47,16 +49,17 @@ def _sentences(d: Dungeon) -> set[str]:
     return out
 
 
-#: The share of a key's sentences found in another of ten level-1 keys of its theme, at most.  The
-#: issue's goal is 0.25; these are where the themes stand (issue #15), so that they only go down.
+#: The share of a key's sentences found in another of ten level-1 keys of its theme, at most (set pieces, skill
+#: notes and wants counted).  The issue's goal is 0.25; these are where the themes stand (issue #15), so that
+#: they only go down.
 SHARED_AT_MOST = {
-    "necromancer_tomb": 0.58,
-    "goblin_warren": 0.75,
-    "salt_mine": 0.80,
-    "flooded_cellar": 0.80,
-    "plague_chapel": 0.80,
-    "ruined_watchtower": 0.80,
-    "demon_vault": 0.80,
+    "necromancer_tomb": 0.44,
+    "goblin_warren": 0.67,
+    "salt_mine": 0.72,
+    "flooded_cellar": 0.72,
+    "plague_chapel": 0.75,
+    "ruined_watchtower": 0.76,
+    "demon_vault": 0.75,
 }
 
 
