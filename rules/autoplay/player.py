@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from rules.attributes import ATTRS, Attr
 from rules.autoplay import powers_policy
 from rules.gm.events import Action
-from rules.gm.gear import carrying, light_entry
+from rules.gm.gear import can_light, carrying
 from rules.gm.places import blocked, door_state, found_hidden, key_for, live_monsters
 from rules.gm.services import best
 from rules.gm.site import SiteLink
@@ -54,9 +54,7 @@ def party_strength(gm: GM) -> float:
 
 
 def has_light(gm: GM) -> bool:
-    return any(m.lit for m in gm.alive()) or any(
-        light_entry(gm, i.name) is not None for m in gm.alive() for i in m.adv.inventory.items
-    )
+    return any(m.lit or can_light(gm, m) for m in gm.alive())
 
 
 def _wounds(gm: GM) -> int:
@@ -249,6 +247,9 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     quick = [a for a in _by_kind(actions, "use_item") if a.cost.turns == 0]
     if quick:
         return quick[0]  # free, and only listed where it helps: water for the parched, bandages for the bleeding
+    ashes = [a for a in _by_kind(actions, "living_ashes") if a.available]
+    if ashes:
+        return ashes[0]  # free: +1 damage on a fighter's weapon for the whole expedition
     boon = _boon(gm, actions)
     if boon is not None:
         return boon

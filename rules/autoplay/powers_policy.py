@@ -27,7 +27,7 @@ from rules.gm import alchemy
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
 from rules.gm.events import Action
-from rules.gm.gear import light_entry
+from rules.gm.gear import can_light, light_entry
 from rules.gm.services import armour_parts
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ def exploring(gm: GM, actions: list[Action], *, leaving: bool) -> Action | None:
         return None
     powers = [a for a in actions if a.kind in ("cast", "pray") and not a.param("plea")]
     lit = any(m.lit for m in gm.alive())
-    lights = any(light_entry(gm, i.name) is not None for m in gm.alive() for i in m.adv.inventory.items)
+    lights = any(can_light(gm, m) for m in gm.alive())
     if not lit and not lights:
         glow = next((a for a in powers if _power(a) == "Light"), None)
         if glow is not None:
@@ -162,7 +162,7 @@ def in_camp(gm: GM, actions: list[Action]) -> Action | None:
 
 
 def _lights(gm: GM, m: Member) -> bool:
-    return any(light_entry(gm, i.name) is not None for i in m.adv.inventory.items)
+    return can_light(gm, m)
 
 
 def _armour(gm: GM, m: Member) -> int:

@@ -8,7 +8,7 @@ Every number comes from ``weapons.toml``, ``armor.toml``, ``items.toml``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rules.attributes import Attr
@@ -116,6 +116,12 @@ def has_conductor(gm: GM, member: Member) -> bool:
     return carries(member, gm.content, "conductor")
 
 
+def ashes_bonus(gm: GM) -> int:
+    """The damage Living ashes add to the weapon they were rubbed on (``items.toml`` ``damage_bonus``)."""
+    entry = next((i for i in gm.content.items.items if i.rule == "weapon_damage_bonus_expedition"), None)
+    return entry.damage_bonus if entry is not None else 0
+
+
 def in_hands(member: Member) -> list[Carried]:
     return [i for i in member.adv.inventory.items if i.place in HANDS and i.equipped]
 
@@ -162,6 +168,11 @@ def weapon_arms(gm: GM, member: Member) -> list[Arm]:
         base = parse_attack(notation)
         thrown = "thrown" in entry.rules
         label = entry.name + (" (two, dual wielded)" if notation != entry.notation else "")
+        if gm.c.expedition is not None and gm.c.expedition.ashes.get(member.id) == entry.name:
+            bonus = ashes_bonus(gm)  # Living ashes: "+1 damage to a weapon during expedition"
+            base = replace(base, damage=base.damage + bonus,
+                           crit_damage=base.crit_damage + bonus if base.crit_damage else 0)  # fmt: skip
+            label += " (living ashes)"
         arms.append(
             Arm(
                 key=entry.name + (" (thrown)" if thrown else ""),

@@ -37,8 +37,8 @@ from rules.gm import item_rules as _item_rules  # noqa: F401  (registers the ite
 from rules.gm.events import Action, Cost
 from rules.gm.gear import (
     burn,
+    can_light,
     carrying,
-    light_entry,
     light_noun,
     light_source,
     party_has_light,
@@ -904,7 +904,7 @@ def _light_actions(gm: GM) -> list[Action]:
     exp = _exp(gm)
     out: list[Action] = []
     for m in gm.active():
-        if not m.lit and any(light_entry(gm, i.name) for i in m.adv.inventory.items):
+        if not m.lit and can_light(gm, m):
             out.append(Action(f"light:{m.id}", "light", f"{m.name} lights a light", Cost(), who=m.id))
         die = exp.light_burns.get(m.id)
         if m.lit and die:  # a torch, candle or lantern (a magic light has no die: it cannot be saved)

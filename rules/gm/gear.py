@@ -120,6 +120,20 @@ def with_article(noun: str) -> str:
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
+def can_light(gm: GM, member: Member) -> bool:
+    """``member`` carries a light that would burn now: a torch or candle, or a lantern with oil in it or oil to
+    fill it (a dry lantern and no oil is no light: it was offered, lit nothing, and the autoplay asked again for
+    12,000 steps)."""
+    for item in member.adv.inventory.items:
+        entry = light_entry(gm, item.name)
+        if entry is None or entry.light is None:
+            continue
+        fuel = entry.light.fuel
+        if not fuel or "lantern:dry" not in item.notes or any(i.name == fuel for i in member.adv.inventory.items):
+            return True
+    return False
+
+
 def light_source(gm: GM, member: Member) -> str | None:
     """Light a torch, a candle or the lantern carried by ``member`` (a quick action); returns its name.  A
     partly burnt torch or candle is lit before a fresh one, and burns on from the usage die it had left."""

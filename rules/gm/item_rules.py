@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from rules.attributes import Attr
 from rules.checks import RuleError
+from rules.gm.combat_gear import ashes_bonus, in_hands, weapon_entry
 from rules.gm.events import Action, Cost
 from rules.gm.gear import use_up
 from rules.gm.places import by_map, door_state, mapper, secret_found
@@ -156,3 +157,48 @@ def _follow_map(gm: GM, link: SiteLink, target: int) -> None:
 
 
 register_item_rule(ItemRule("draw_maps", moved=_follow_map))
+
+
+def _living_ashes_actions(gm: GM) -> list[Action]:
+    """Living ashes, quick: "+1 damage to a weapon during expedition, Ud4 uses" — rubbed on a weapon in the hand
+    of anyone standing here (an item can be used on someone in the same place), for the rest of the expedition."""
+    found = carrying_rule(gm, "weapon_damage_bonus_expedition")
+    exp = gm.c.expedition
+    if found is None or exp is None:
+        return []
+    carrier, item = found
+    out = []
+    for m in gm.active():
+        for held in in_hands(m):
+            entry = weapon_entry(gm, held.name)
+            if entry is None:
+                continue
+            done = exp.ashes.get(m.id) == entry.name
+            whose = "their" if m is carrier else f"{m.name}'s"
+            out.append(Action(f"living_ashes:{m.id}:{entry.name}", "living_ashes",
+                              f"{carrier.name}: rub the {item.name.lower()} on {whose} {entry.name} (+{ashes_bonus(gm)}"
+                              " damage this expedition)", Cost(), not done,
+                              f"The {entry.name} already burns with them." if done else None, who=carrier.id,
+                              target=m.id, params=(("weapon", entry.name),),
+                              rule=f"{item.name} (quick): +{ashes_bonus(gm)} damage to a weapon during the "
+                              "expedition; its usage die is rolled."))  # fmt: skip
+    return out
+
+
+def _rub_living_ashes(gm: GM, action: Action) -> int:
+    found = carrying_rule(gm, "weapon_damage_bonus_expedition")
+    exp = gm.c.expedition
+    if found is None or exp is None:
+        raise RuleError("no living ashes in the party")
+    carrier, item = found
+    m = gm.c.member(action.target or "")
+    weapon = str(action.param("weapon"))
+    exp.ashes[m.id] = weapon
+    gm.emit("living_ashes", f"{carrier.name} rubs the {item.name.lower()} on {m.name}'s {weapon}: it smoulders "
+            f"(+{ashes_bonus(gm)} damage until the party leaves).", who=carrier.id, target=m.id, weapon=weapon)
+    use_up(gm, carrier, item)
+    return 0
+
+
+register_item_rule(ItemRule("weapon_damage_bonus_expedition", room=_living_ashes_actions, kinds=("living_ashes",),
+                            apply=_rub_living_ashes))

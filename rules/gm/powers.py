@@ -223,7 +223,6 @@ for _key, _where in (
     ("banish_undead", "prayers: its dice added to a prayer against the undead (banishing_dice, RULINGS R203)"),
     ("miracles", "prayers: the holy symbol"),
     ("pack_animal", "the pack mule's slots, fed in the interlude"),
-    ("weapon_damage_bonus_expedition", "combat: living ashes on a weapon"),
     ("alchemy", "exploration: extracts from the dead; Transmute"),
     ("grimoire", "camp: studying spells"),
     ("dig", "freeform: the gear of the verb Dig or pry"),

@@ -167,6 +167,7 @@ class ExpeditionState:
     silver_before: int = 0  # the party's silver when it set out
     dice_before: int = 0  # the party's available dice when it came in (how strong it set out)
     carried_in: dict[str, int] = field(default_factory=dict)  # valued things (name -> count) brought in: not loot
+    ashes: dict[str, str] = field(default_factory=dict)  # member id -> the weapon Living ashes were rubbed on
 
 
 @dataclass
