@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QApplication,
     QCheckBox,
     QDialog,
@@ -256,6 +257,7 @@ class GameScreen(QWidget):
         self.setProperty("role", "screen")
         self.setObjectName("game_screen")
         self._busy = False
+        self._focus_name = ""  # the action button the keys were on when a step began (kept after it)
         self._measuring = False
         if decider is None:
             from desktop.decider import QtDecider
@@ -298,6 +300,9 @@ class GameScreen(QWidget):
 
         self.log = LogView(self)
         self.log.setMinimumHeight(90)
+        # off the way of Tab (L reaches it): Tab from the phase's tabs went into the log and stopped there before
+        # the buttons of the page (rebuilt, so last in the focus chain) were reached
+        self.log.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.log.set_history(session.log())
         # the phase view keeps room for a readable map or grid however far the log is dragged up (an enlarged
         # log once squeezed the grid to a thumbnail); the log starts at about a third of the height
@@ -415,6 +420,7 @@ class GameScreen(QWidget):
         if tester == "":
             return []  # the player took it back: nothing happened
         self._busy = True
+        self._focus_name = self._focused_action()
         try:
             events = self.session.apply(action, tester=tester)
         except (RuleError, ValueError, KeyError) as exc:
@@ -592,9 +598,35 @@ class GameScreen(QWidget):
             # a dialog of the step (the dice tray, a decision) closed and nothing took the window back (seen
             # under X without a window manager): the screen's shortcuts only work in the active window
             self.window().activateWindow()
+        name, self._focus_name = self._focus_name, ""
         fw = QApplication.focusWidget()
         if fw is None or not fw.isVisible() or fw.window() is not self.window():
             view.setFocus(Qt.FocusReason.OtherFocusReason)
+        if name:
+            # once the view's tables have shown and hidden their rows (a cell's button is hidden a moment later)
+            QTimer.singleShot(0, self, lambda: self._refocus(view, name))
+
+    def _focused_action(self) -> str:
+        """The name of the action button the keys were on (``action:<id>``), or ``""``."""
+        fw = QApplication.focusWidget()
+        name = fw.objectName() if fw is not None else ""
+        return name if name.startswith("action:") and self.isAncestorOf(fw) else ""
+
+    def _refocus(self, view: QWidget, name: str) -> None:
+        """After a step rebuilt the buttons, the keys stay where they were: on the button of the same action if
+        it can still be pressed, else on the next one that can (the focus once fell back to the top bar's
+        Inventory button, and every announcement or buy in town cost a dozen Tabs)."""
+        if self.stack.currentWidget() is not view or not view.isVisible():
+            return
+        fw = QApplication.focusWidget()
+        if fw is not None and fw is not self and not self.isAncestorOf(fw):
+            return  # the player moved on (a dialog, another screen)
+        every = [b for b in view.findChildren(QAbstractButton) if b.objectName().startswith("action:")
+                 and b.isVisible() and b.focusPolicy() & Qt.FocusPolicy.TabFocus]  # fmt: skip
+        at = next((i for i, b in enumerate(every) if b.objectName() == name), 0)
+        ready = [b for b in every[at:] + every[:at] if b.isEnabled()]
+        if ready and ready[0] is not fw:
+            ready[0].setFocus(Qt.FocusReason.TabFocusReason)
 
     def trigger_number(self, n: int) -> bool:
         view = self.current_view()

@@ -263,6 +263,7 @@ class PartyPanel(QWidget):
         self.scroller = QScrollArea(self)
         self.scroller.setWidgetResizable(True)
         self.scroller.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroller.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the buttons inside, not to the area
         self.scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         outer.addWidget(self.scroller, 1)
         self.cards: dict[str, MemberCard] = {}
