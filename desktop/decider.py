@@ -206,6 +206,14 @@ class QtDecider:
             return p["options"][i]
         return None
 
+    def _place(self, tray: Any) -> None:
+        """The tray beside what the player must keep seeing (in a fight, the grid where the enemies just moved:
+        it once covered it through the whole enemies' phase), not over it."""
+        keep = getattr(self.parent, "keep_in_sight", None)
+        rect = keep() if keep is not None else None
+        if rect is not None:
+            tray.place_away(rect)
+
     def _ask_tray(self, kind: str, p: dict[str, Any]) -> Any:
         from desktop.widgets.dice_tray import DiceTray
 
@@ -221,14 +229,17 @@ class QtDecider:
                 title = f"{member.name} tests {p['attr'].value} — {p['reason']}"
                 self.tray.prepare(p["spec"], title=title, make_spec=p["make_spec"], unavailable=p["unavailable"],
                                   helpers=p["helpers"])  # fmt: skip
+                self._place(self.tray)
                 return self.tray.wait()
         tray = self.tray
         if kind == "reroll":
             test: TestRoll = p["test"]
             tray.show_roll(test, title=None if tray.stage != "idle" else f"{member.name}'s roll")
+            self._place(tray)
             return tray.wait()
         if kind == "after_test":
             tray.show_outcome(p["test"])
+            self._place(tray)
             tray.wait()
             self.finish()
         return None

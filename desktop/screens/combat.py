@@ -57,6 +57,41 @@ PHASE_TEXT = {
 _PAREN = re.compile(r"\(([^()]*)\)\s*$")
 
 
+def why_text(cs: CombatState, room: str) -> str:
+    """Why this fight began, in the player's words (entering a room or searching a feature once jumped straight
+    to an initiative roll without a word): from the combat's source as the GM recorded it."""
+    counts: dict[str, int] = {}
+    for g in cs.groups:
+        counts[g.monster] = counts.get(g.monster, 0) + g.count
+    parts = [f"{n} {m}" if n > 1 else ("an " if m[:1].lower() in "aeiou" else "a ") + m for m, n in counts.items()]
+    them = ", ".join(parts) or "enemies"
+    them_cap = them[:1].upper() + them[1:]
+    src = cs.source
+    if src == "they attack":
+        text = f"{them_cap} attacked as the party came" + (f" into {room}." if room else " in.")
+    elif src == "the party attacks":
+        text = f"The party attacked {them}" + (f" in {room}." if room else ".")
+    elif src == "ambush":
+        text = f"{them_cap} fell on the camp" + (" by surprise." if cs.surprise == "enemies" else ".")
+    elif src == "parley failed":
+        text = f"The talk with {them} turned to blows."
+    elif src == "the offer is refused":
+        text = f"{them_cap} refused the offer and attacked."
+    elif src.startswith("doom:"):
+        text = (
+            f"{them_cap} found the party"
+            + (f" in {room}" if room else "")
+            + ": the longer the party stays, the more the dungeon stirs."
+        )
+    elif src:
+        text = f"{them_cap} came out fighting when the party searched {src}."
+    else:
+        text = f"{them_cap} attacked" + (f" in {room}." if room else ".")
+    if cs.surprise == "party" and src != "ambush":
+        text += " They were caught unaware."
+    return "Why this fight: " + text
+
+
 # --- dice of the last step ----------------------------------------------------------------------------------
 
 
@@ -393,6 +428,13 @@ class CombatView(QWidget):
         head.addWidget(self.title)
         head.addWidget(self.subtitle, 1)
         left.addLayout(head)
+        self.why = QLabel()
+        self.why.setObjectName("why_fight")
+        self.why.setProperty("role", "muted")
+        # one line through the whole fight (a line that came and went changed the grid's size between rounds);
+        # cut at the edge when too long, the whole of it in the tooltip
+        self.why.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        left.addWidget(self.why)
         self.grid = CombatGrid(self)
         self.grid.setMinimumSize(240, 180)
         self.grid.chosen.connect(self._choose)
@@ -475,6 +517,14 @@ class CombatView(QWidget):
         elif cs.surprise == "enemies" and cs.round == 1:
             sub += " · ambushed!"
         self.subtitle.setText(sub)
+        gm = self.session.gm
+        try:
+            room = gm.room(cs.room).name if cs.room is not None else ""
+        except (KeyError, IndexError, AttributeError, ValueError):
+            room = ""
+        why = why_text(cs, room)
+        self.why.setText(why)
+        self.why.setToolTip(why)
 
     def show_mid_step(self) -> None:
         """The fight as it stands inside a step (the GM asks something while the enemies act): the header names

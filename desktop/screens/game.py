@@ -14,7 +14,7 @@ from collections.abc import Callable
 from html import escape
 from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -453,6 +453,14 @@ class GameScreen(QWidget):
         mid = getattr(view, "show_mid_step", None)
         if mid is not None and self.session.phase is Phase.COMBAT:
             mid()
+
+    def keep_in_sight(self) -> QRect | None:
+        """What a dialog of the step should not cover, in global pixels: the fight's grid (the dice tray of a
+        defence roll stood over it, and the player could not see what the enemies had done)."""
+        grid = getattr(self.current_view(), "grid", None)
+        if self.session.phase is not Phase.COMBAT or not isinstance(grid, QWidget) or not grid.isVisible():
+            return None
+        return QRect(grid.mapToGlobal(QPoint(0, 0)), grid.size())
 
     def _tell_summary(self, events: list[Event]) -> None:
         """The expedition's summary, when the step brought the party back to town (#16.5)."""

@@ -14,10 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEventLoop, QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QApplication,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -605,6 +606,36 @@ class DiceTray(QDialog):
 
         box.finished.connect(answered)
         box.open()
+
+    def place_away(self, keep: QRect) -> None:
+        """Stand beside ``keep`` (a rectangle of the screen, in global pixels) rather than over it: right of it,
+        below, left or above, within the window it belongs to, wherever it covers least of it."""
+        self.adjustSize()
+        size = self.size().expandedTo(self.minimumSizeHint())
+        host = self.parentWidget().window() if self.parentWidget() is not None else None
+        bounds = host.frameGeometry() if host is not None else QRect()
+        screen = self.screen() if self.screen() is not None else QApplication.primaryScreen()
+        if screen is not None:
+            room = screen.availableGeometry()
+            bounds = room if bounds.isNull() else bounds.intersected(room)
+        if bounds.isNull():
+            return
+        w, h, gap = size.width(), size.height(), 8
+
+        def inside(x: int, y: int) -> QPoint:
+            return QPoint(
+                max(bounds.left(), min(x, bounds.right() - w)), max(bounds.top(), min(y, bounds.bottom() - h))
+            )
+
+        middle_x, middle_y = keep.center().x() - w // 2, keep.center().y() - h // 2
+        spots = [inside(keep.right() + gap, middle_y), inside(middle_x, keep.bottom() + gap),
+                 inside(keep.left() - w - gap, middle_y), inside(middle_x, keep.top() - h - gap)]  # fmt: skip
+
+        def covered(at: QPoint) -> int:
+            over = QRect(at, size).intersected(keep)
+            return over.width() * over.height() if over.isValid() else 0
+
+        self.move(min(spots, key=covered))
 
     def wait(self) -> Any:
         """Run until the player decides (or closes the tray: no options, no more rerolls); the decision."""
