@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -455,7 +455,9 @@ class CombatView(QWidget):
         side = QFrame(self)
         side.setProperty("role", "panel")
         # wider with the text size (at 20 pt the order's names and "End turn [E]" were cut), up to 480 px
-        side.setFixedWidth(int(min(480, 370 * max(1.0, sized(10.5) / 10.5 * 0.8))))
+        self._side_width = int(min(480, 370 * max(1.0, sized(10.5) / 10.5 * 0.8)))
+        side.setFixedWidth(self._side_width)
+        self.side = side
         col = QVBoxLayout(side)
         col.setContentsMargins(10, 8, 10, 8)
         col.setSpacing(4)
@@ -484,6 +486,16 @@ class CombatView(QWidget):
         self._bind_keys()
 
     # --- refreshing ------------------------------------------------------------------------------------------
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """The side panel gives way to the grid's least width in a narrow window at a large text size (at 20 pt
+        in 1024 px the fight scrolled sideways); it never grows past its width for the text size."""
+        super().resizeEvent(event)
+        m = self.layout().contentsMargins()
+        room = event.size().width() - m.left() - m.right() - self.layout().spacing() - self.grid.minimumWidth()
+        width = max(260, min(self._side_width, room))
+        if width != self.side.width():
+            self.side.setFixedWidth(width)
 
     @property
     def acting(self) -> str | None:

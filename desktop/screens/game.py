@@ -15,7 +15,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
@@ -281,7 +281,8 @@ class GameScreen(QWidget):
         from desktop.theme import sized
 
         # wider with the text size (names were cut at 20 pt), but never more than a third of a 1280 px window
-        self.party.setFixedWidth(int(min(400, max(290, 290 * sized(10.5) / 10.5 * 0.75))))
+        self._party_width = int(min(400, max(290, 290 * sized(10.5) / 10.5 * 0.75)))
+        self.party.setFixedWidth(self._party_width)
         self.stack = QStackedWidget(self)
         self.stack.setObjectName("phase_stack")
         self.views = _phase_views(session, self.stack)
@@ -584,6 +585,14 @@ class GameScreen(QWidget):
         if need != self.stack.minimumHeight():
             self.stack.setMinimumHeight(need)
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """The party column gives way in a narrow window (large text in 1024 px): at most about 28% of it, so the
+        fight's grid and the inventory keep their width rather than the window scrolling sideways."""
+        super().resizeEvent(event)
+        width = min(self._party_width, max(240, int(event.size().width() * 0.28)))
+        if width != self.party.width():
+            self.party.setFixedWidth(width)
+
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         # a view's parts changed their least size (a wrapped text measured at its new width): measure again
         if event.type() == QEvent.Type.LayoutRequest and obj is self.stack.currentWidget() and not self._measuring:
@@ -674,6 +683,9 @@ class GameScreen(QWidget):
                 act.connect(lambda action, pages=pages: self._play_from_inventory(action, pages))
             pages.append(view)
             members.append(m.id)
+            # as wide as the dialog, never wider: the view fits its slots and panels to that width (its least width
+            # once came from the slots it had fitted to a wider page, and the trappings scrolled sideways)
+            view.setSizePolicy(QSizePolicy.Policy.Ignored, view.sizePolicy().verticalPolicy())
             page = QScrollArea()
             page.setWidgetResizable(True)
             page.setFrameShape(QFrame.Shape.NoFrame)
