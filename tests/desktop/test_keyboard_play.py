@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QPushButton
+from PySide6.QtWidgets import QApplication, QLabel, QPushButton
 
 from desktop.screens.game import GameScreen
 from desktop.screens.interlude import TABS, InterludeView
@@ -160,3 +160,19 @@ def test_the_window_opens_within_a_small_screen(qtbot: Any, tmp_path: Path) -> N
     room = QApplication.primaryScreen().availableGeometry()
     width, height = first_size()
     assert 1024 <= width <= max(1024, room.width()) and 640 <= height <= max(640, room.height())
+
+
+def test_a_step_redraws_only_the_party_cards_it_changed(qtbot: Any, town: GameScreen) -> None:
+    """Speed (#16.12): the whole party column was built anew after every step (~50 ms); a step that changes one
+    adventurer builds that card again, and the others stay as they were."""
+    panel = town.party
+    s = town.session
+    before = dict(panel.cards)
+    member = s.campaign.party[0]
+    member.adv.character.silver += 7  # what a sale does to the seller alone
+    panel.refresh()
+    after = panel.cards
+    assert set(after) == set(before)
+    assert after[member.id] is not before[member.id]
+    assert all(after[m.id] is before[m.id] for m in s.campaign.party[1:])
+    assert f"{member.adv.character.silver} s" in " ".join(w.text() for w in after[member.id].findChildren(QLabel))
