@@ -314,6 +314,9 @@ class MainWindow(QMainWindow):
         session.listeners.append(lambda _events: self._update_title())
         self._show("game", screen)
         screen.setFocus()
+        refresh = getattr(screen, "refresh", None)
+        if refresh is not None:
+            refresh([])  # now shown: the keys go to the phase view (the arrows move the fight's cursor at once)
         return True
 
     def close_session(self) -> None:

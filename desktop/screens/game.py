@@ -258,6 +258,7 @@ class GameScreen(QWidget):
         self.setObjectName("game_screen")
         self._busy = False
         self._focus_name = ""  # the action button the keys were on when a step began (kept after it)
+        self._focus_phase: Phase | None = None  # the phase then: in another phase's view the keys start afresh
         self._measuring = False
         if decider is None:
             from desktop.decider import QtDecider
@@ -422,6 +423,7 @@ class GameScreen(QWidget):
             return []  # the player took it back: nothing happened
         self._busy = True
         self._focus_name = self._focused_action()
+        self._focus_phase = self.session.phase
         try:
             events = self.session.apply(action, tester=tester)
         except (RuleError, ValueError, KeyError) as exc:
@@ -617,9 +619,10 @@ class GameScreen(QWidget):
             self.window().activateWindow()
         name, self._focus_name = self._focus_name, ""
         fw = QApplication.focusWidget()
-        if fw is None or not fw.isVisible() or fw.window() is not self.window():
+        # the screen itself (as Continue leaves it) passes no arrow or Enter on: the fight's cursor did not move
+        if fw is None or fw is self or not fw.isVisible() or fw.window() is not self.window():
             view.setFocus(Qt.FocusReason.OtherFocusReason)
-        if name:
+        if name and self._focus_phase is self.session.phase:
             # once the view's tables have shown and hidden their rows (a cell's button is hidden a moment later)
             QTimer.singleShot(0, self, lambda: self._refocus(view, name))
 

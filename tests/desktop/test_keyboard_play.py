@@ -176,3 +176,24 @@ def test_a_step_redraws_only_the_party_cards_it_changed(qtbot: Any, town: GameSc
     assert after[member.id] is not before[member.id]
     assert all(after[m.id] is before[m.id] for m in s.campaign.party[1:])
     assert f"{member.adv.character.silver} s" in " ".join(w.text() for w in after[member.id].findChildren(QLabel))
+
+
+def test_after_continue_into_a_fight_the_arrows_move_its_cursor(qtbot: Any, tmp_path: Path) -> None:
+    """Continue left the keys on the game screen itself, which passes no arrow on: the fight's cursor stood
+    still until the player clicked.  The keys go to the phase view as soon as the campaign is shown."""
+    from desktop.screens.combat import CombatView
+    from tests.desktop.test_combat_view import _to_combat
+    from tests.desktop.test_shell import activate, make_window
+
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    w = make_window(qtbot, folder)
+    activate(qtbot, w)
+    s = Session.new(seed=7, party_size=3, folder=folder)
+    _to_combat(s)
+    w.start_session(s)
+    game = w.screens["game"]
+    view = game.current_view()
+    assert isinstance(view, CombatView)
+    assert QApplication.focusWidget() is view
+    w.close_session()
