@@ -114,6 +114,35 @@ TUMBLE_FRAME_MS = 45
 TUMBLE_MS = {0: 0, 1: 450, 2: 180}
 
 
+def place_beside(dialog: QWidget, keep: QRect) -> None:
+    """A dialog of the step stands beside ``keep`` (a rectangle of the screen, in global pixels) rather than over
+    it: right of it, below, left or above, within the window it belongs to, wherever it covers least of it."""
+    dialog.adjustSize()
+    size = dialog.size().expandedTo(dialog.minimumSizeHint())
+    host = dialog.parentWidget().window() if dialog.parentWidget() is not None else None
+    bounds = host.frameGeometry() if host is not None else QRect()
+    screen = dialog.screen() if dialog.screen() is not None else QApplication.primaryScreen()
+    if screen is not None:
+        room = screen.availableGeometry()
+        bounds = room if bounds.isNull() else bounds.intersected(room)
+    if bounds.isNull():
+        return
+    w, h, gap = size.width(), size.height(), 8
+
+    def inside(x: int, y: int) -> QPoint:
+        return QPoint(max(bounds.left(), min(x, bounds.right() - w)), max(bounds.top(), min(y, bounds.bottom() - h)))
+
+    middle_x, middle_y = keep.center().x() - w // 2, keep.center().y() - h // 2
+    spots = [inside(keep.right() + gap, middle_y), inside(middle_x, keep.bottom() + gap),
+             inside(keep.left() - w - gap, middle_y), inside(middle_x, keep.top() - h - gap)]  # fmt: skip
+
+    def covered(at: QPoint) -> int:
+        over = QRect(at, size).intersected(keep)
+        return over.width() * over.height() if over.isValid() else 0
+
+    dialog.move(min(spots, key=covered))
+
+
 class DieWidget(QAbstractButton):
     """One die, painted with pips; clickable when it may be rerolled.  ``index``: -1 for the helper's die."""
 
@@ -608,34 +637,8 @@ class DiceTray(QDialog):
         box.open()
 
     def place_away(self, keep: QRect) -> None:
-        """Stand beside ``keep`` (a rectangle of the screen, in global pixels) rather than over it: right of it,
-        below, left or above, within the window it belongs to, wherever it covers least of it."""
-        self.adjustSize()
-        size = self.size().expandedTo(self.minimumSizeHint())
-        host = self.parentWidget().window() if self.parentWidget() is not None else None
-        bounds = host.frameGeometry() if host is not None else QRect()
-        screen = self.screen() if self.screen() is not None else QApplication.primaryScreen()
-        if screen is not None:
-            room = screen.availableGeometry()
-            bounds = room if bounds.isNull() else bounds.intersected(room)
-        if bounds.isNull():
-            return
-        w, h, gap = size.width(), size.height(), 8
-
-        def inside(x: int, y: int) -> QPoint:
-            return QPoint(
-                max(bounds.left(), min(x, bounds.right() - w)), max(bounds.top(), min(y, bounds.bottom() - h))
-            )
-
-        middle_x, middle_y = keep.center().x() - w // 2, keep.center().y() - h // 2
-        spots = [inside(keep.right() + gap, middle_y), inside(middle_x, keep.bottom() + gap),
-                 inside(keep.left() - w - gap, middle_y), inside(middle_x, keep.top() - h - gap)]  # fmt: skip
-
-        def covered(at: QPoint) -> int:
-            over = QRect(at, size).intersected(keep)
-            return over.width() * over.height() if over.isValid() else 0
-
-        self.move(min(spots, key=covered))
+        """Stand beside ``keep`` rather than over it (:func:`place_beside`)."""
+        place_beside(self, keep)
 
     def wait(self) -> Any:
         """Run until the player decides (or closes the tray: no options, no more rerolls); the decision."""

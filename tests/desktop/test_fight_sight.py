@@ -105,3 +105,26 @@ def test_the_fight_screen_says_why_it_began(qtbot: Any, fight: GameScreen) -> No
     assert label.isVisible() and label.text().startswith("Why this fight: ")
     names = {g.monster for g in cs.groups}
     assert any(n in label.text() for n in names)
+
+
+def test_a_question_while_the_enemies_act_stands_beside_the_grid(qtbot: Any, fight: GameScreen) -> None:
+    """ "No STR dice left to defend: take the hit or roll anyway?" stood over the grid like the dice tray did."""
+    from desktop.decider import DecisionDialog
+    from desktop.widgets.dice_tray import place_beside
+
+    game = fight
+    game.resize(1280, 720)
+    game.show()
+    qtbot.waitExposed(game)
+    qtbot.wait(30)
+    keep = game.decider._keep()
+    assert keep is not None
+    dlg = DecisionDialog(game, "Wend has no STR dice left to defend against a bite", ["take the hit", "roll anyway"])
+    place_beside(dlg, keep)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    over = dlg.frameGeometry().intersected(keep)
+    hidden = over.width() * over.height() / (keep.width() * keep.height()) if over.isValid() else 0.0
+    dlg.chosen = 0
+    dlg.accept()
+    assert hidden < 0.3, (hidden, keep, dlg.frameGeometry())
