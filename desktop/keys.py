@@ -140,11 +140,13 @@ def key_help() -> list[tuple[str, KeyTable]]:
     from desktop.screens.expedition import ExplorationView
     from desktop.screens.game import GameScreen
     from desktop.screens.interlude import InterludeView
+    from desktop.screens.new_campaign import NewCampaignScreen
     from desktop.widgets.dice_tray import DiceTray
     from desktop.widgets.map_view import MapView
 
     return [
         ("Anywhere", WINDOW_KEYS),
+        ("A new company", NewCampaignScreen.KEYS),
         ("Playing", GameScreen.KEYS),
         ("Exploring", ExplorationView.KEYS),
         ("The map", MapView.KEYS),
