@@ -491,8 +491,11 @@ class CombatView(QWidget):
         """The side panel gives way to the grid's least width in a narrow window at a large text size (at 20 pt
         in 1024 px the fight scrolled sideways); it never grows past its width for the text size."""
         super().resizeEvent(event)
-        m = self.layout().contentsMargins()
-        room = event.size().width() - m.left() - m.right() - self.layout().spacing() - self.grid.minimumWidth()
+        lay = self.layout()
+        if lay is None:
+            return
+        m = lay.contentsMargins()
+        room = event.size().width() - m.left() - m.right() - lay.spacing() - self.grid.minimumWidth()
         width = max(260, min(self._side_width, room))
         if width != self.side.width():
             self.side.setFixedWidth(width)

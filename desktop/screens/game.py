@@ -629,7 +629,9 @@ class GameScreen(QWidget):
     def _focused_action(self) -> str:
         """The name of the action button the keys were on (``action:<id>``), or ``""``."""
         fw = QApplication.focusWidget()
-        name = fw.objectName() if fw is not None else ""
+        if fw is None:
+            return ""
+        name = fw.objectName()
         return name if name.startswith("action:") and self.isAncestorOf(fw) else ""
 
     def _refocus(self, view: QWidget, name: str) -> None:

@@ -119,7 +119,8 @@ def place_beside(dialog: QWidget, keep: QRect) -> None:
     it: right of it, below, left or above, within the window it belongs to, wherever it covers least of it."""
     dialog.adjustSize()
     size = dialog.size().expandedTo(dialog.minimumSizeHint())
-    host = dialog.parentWidget().window() if dialog.parentWidget() is not None else None
+    parent = dialog.parentWidget()
+    host = parent.window() if parent is not None else None
     bounds = host.frameGeometry() if host is not None else QRect()
     screen = dialog.screen() if dialog.screen() is not None else QApplication.primaryScreen()
     if screen is not None:

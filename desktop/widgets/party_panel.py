@@ -267,6 +267,9 @@ class PartyPanel(QWidget):
         self.scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         outer.addWidget(self.scroller, 1)
         self.cards: dict[str, MemberCard] = {}
+        self._column: QVBoxLayout | None = None  # the cards' column, kept between steps
+        self._roster: str | None = None
+        self._cards: dict[str, str] = {}
         self.refresh()
 
     def _signatures(self) -> tuple[str, dict[str, str]]:
@@ -284,9 +287,9 @@ class PartyPanel(QWidget):
 
     def refresh(self) -> None:
         roster, cards = self._signatures()
-        if roster == getattr(self, "_roster", None):
-            shown: dict[str, str] = getattr(self, "_cards", {})
-            col = self._column
+        col = self._column
+        if roster == self._roster and col is not None:
+            shown = self._cards
             for m in self.session.campaign.party:
                 if shown.get(m.id) == cards[m.id]:
                     continue
