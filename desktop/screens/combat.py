@@ -650,6 +650,12 @@ class CombatView(QWidget):
         a = next((a for a in self._actions if a.who == self._acting and a.kind == kind and a.available), None)
         if a is not None:
             self.act.emit(a)
+            return
+        # F or E that can do nothing says why where the player looks (F once did nothing at all, away from a door)
+        closed = next((a for a in self._actions if a.who == self._acting and a.kind == kind), None)
+        what = {"flee": "Flee", "end": "End turn"}.get(kind, kind)
+        self._refused(f"{what}: not now — {closed.reason}" if closed is not None and closed.reason
+                      else f"{what}: not possible now.")  # fmt: skip
 
     def _first(self, *kinds: str) -> Action | None:
         for kind in kinds:

@@ -128,3 +128,24 @@ def test_a_question_while_the_enemies_act_stands_beside_the_grid(qtbot: Any, fig
     dlg.chosen = 0
     dlg.accept()
     assert hidden < 0.3, (hidden, keep, dlg.frameGeometry())
+
+
+def test_f_where_no_one_can_flee_says_why(qtbot: Any, fight: GameScreen) -> None:
+    """F away from a way out did nothing at all in a real window: it says why, where the hint is."""
+    import dataclasses
+
+    from desktop.screens.combat import CombatView
+
+    view = fight.current_view()
+    assert isinstance(view, CombatView)
+    fight.resize(1280, 720)
+    fight.show()
+    qtbot.waitExposed(fight)
+    acting = view.acting
+    flee = next(a for a in fight.session.actions() if a.kind == "flee" and a.who == acting)
+    played: list[Any] = []
+    view.act.connect(played.append)
+    view._actions = [dataclasses.replace(flee, available=False, reason="No way out within reach.")]
+    view._bar("flee")
+    assert not played
+    assert view.hint.text() == "Flee: not now — No way out within reach."
