@@ -694,8 +694,8 @@ class CombatView(QWidget):
         bind(self, "D", lambda: self._key(self._first("defend")))
         bind(self, "O", lambda: self._key(self._first("dodge")))
         bind(self, "R", lambda: self._key(self._first("recover", "breath")))
-        bind(self, "E", lambda: self._key(self._first("end")))
-        bind(self, "F", lambda: self._key(self._first("flee")))
+        bind(self, "E", lambda: self._bar("end"))  # as the buttons: a key that can do nothing says why
+        bind(self, "F", lambda: self._bar("flee"))
 
     def _key(self, chosen: Action | None) -> None:
         if chosen is not None:

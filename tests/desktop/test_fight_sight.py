@@ -141,11 +141,16 @@ def test_f_where_no_one_can_flee_says_why(qtbot: Any, fight: GameScreen) -> None
     fight.resize(1280, 720)
     fight.show()
     qtbot.waitExposed(fight)
+    fight.activateWindow()
+    qtbot.waitUntil(fight.isActiveWindow, timeout=2000)
     acting = view.acting
     flee = next(a for a in fight.session.actions() if a.kind == "flee" and a.who == acting)
     played: list[Any] = []
     view.act.connect(played.append)
     view._actions = [dataclasses.replace(flee, available=False, reason="No way out within reach.")]
-    view._bar("flee")
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    qtbot.keyClick(QApplication.focusWidget() or fight, Qt.Key.Key_F)  # the key, as the player presses it
     assert not played
     assert view.hint.text() == "Flee: not now — No way out within reach."
