@@ -64,6 +64,9 @@ def create_app(argv: Sequence[str] | None = None, settings: Settings | None = No
     if ICON_PATH.is_file():
         app.setWindowIcon(QIcon(str(ICON_PATH)))
     apply_theme(app, settings if settings is not None else Settings.load())
+    from desktop.keys import keep_activation
+
+    keep_activation(app)
     return app
 
 

@@ -193,18 +193,29 @@ class QtDecider:
                 how = "turn a fatigue into a wound" if convert else "a fresh wound"
                 labels.append(f"{a.value} ({st.available} of {st.score} available) — {how}")
             i = choose_dialog(self.parent, f"{who}: where does the wound go?", labels,
-                              "“A wound may be placed on any attribute that can hold it.”")  # fmt: skip
+                              "“A wound may be placed on any attribute that can hold it.”", self._keep())  # fmt: skip
             return p["options"][i]
         if kind == "armour":
             parts = p["parts"]
             labels = [f"{part.name.split('#')[0]} (AP {part.ap})" for part in parts] + ["No armour"]
             i = choose_dialog(self.parent, f"{who} takes {p['wounds']} wound(s): roll which armour?", labels,
-                              "Each armour die that rolls its AP or less blocks a wound.")  # fmt: skip
+                              "Each armour die that rolls its AP or less blocks a wound.", self._keep())  # fmt: skip
             return parts[i] if i < len(parts) else None
         if kind == "choose":
-            i = choose_dialog(self.parent, f"{who}: {p['prompt']}", list(p["options"]))
+            i = choose_dialog(self.parent, f"{who}: {p['prompt']}", list(p["options"]), keep=self._keep())
             return p["options"][i]
         return None
+
+    def _keep(self) -> Any:
+        """What the player must keep seeing (in a fight, the grid where the enemies just moved: the dice tray and
+        the questions once covered it through the whole enemies' phase), or None."""
+        keep = getattr(self.parent, "keep_in_sight", None)
+        return keep() if keep is not None else None
+
+    def _place(self, tray: Any) -> None:
+        rect = self._keep()
+        if rect is not None:
+            tray.place_away(rect)
 
     def _ask_tray(self, kind: str, p: dict[str, Any]) -> Any:
         from desktop.widgets.dice_tray import DiceTray
@@ -221,14 +232,17 @@ class QtDecider:
                 title = f"{member.name} tests {p['attr'].value} — {p['reason']}"
                 self.tray.prepare(p["spec"], title=title, make_spec=p["make_spec"], unavailable=p["unavailable"],
                                   helpers=p["helpers"])  # fmt: skip
+                self._place(self.tray)
                 return self.tray.wait()
         tray = self.tray
         if kind == "reroll":
             test: TestRoll = p["test"]
             tray.show_roll(test, title=None if tray.stage != "idle" else f"{member.name}'s roll")
+            self._place(tray)
             return tray.wait()
         if kind == "after_test":
             tray.show_outcome(p["test"])
+            self._place(tray)
             tray.wait()
             self.finish()
         return None
@@ -304,9 +318,14 @@ class DecisionDialog(QDialog):
         self.adjustSize()  # room for the note, not squeezed under the answers
 
 
-def choose_dialog(parent: QWidget | None, prompt: str, labels: list[str], rule: str = "") -> int:
-    """A modal question with one button per answer; the index chosen (it cannot be closed unanswered)."""
+def choose_dialog(parent: QWidget | None, prompt: str, labels: list[str], rule: str = "", keep: Any = None) -> int:
+    """A modal question with one button per answer; the index chosen (it cannot be closed unanswered).  ``keep``:
+    a rectangle of the screen it stands beside rather than over (the fight's grid while the enemies act)."""
     dlg = DecisionDialog(parent, prompt, labels, rule)
+    if keep is not None:
+        from desktop.widgets.dice_tray import place_beside
+
+        place_beside(dlg, keep)
     dlg.exec()
     if dlg.chosen is None:  # only when the application closes it (quitting): the step in flight is not saved
         raise RuntimeError("the question was closed without an answer")

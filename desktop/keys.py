@@ -15,8 +15,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QShortcut, QWindow
 from PySide6.QtWidgets import QApplication, QWidget
 
 #: Keys that reach a dialog this soon after it showed were pressed for what was there before: dropped.
@@ -102,6 +102,35 @@ class DialogKeyGuard(QObject):
         return False
 
 
+def keep_activation(app: QGuiApplication) -> None:
+    """When one of the game's dialogs closes and no window is active afterwards (under X with no window
+    manager, which is what gives the window back elsewhere), the window it was opened over is made active
+    again: otherwise every key after a warning or a dice roll went nowhere until the player clicked.
+    A dialog left for another program (still shown) is not followed: the game never takes the focus back."""
+    if app.property("blacksalt_keeps_activation"):
+        return
+    app.setProperty("blacksalt_keeps_activation", True)
+    last: list[QWindow | None] = [None]
+
+    def back(parent: QWindow) -> None:
+        if QGuiApplication.focusWindow() is None and parent.isVisible():
+            parent.requestActivate()
+
+    def changed(window: QWindow | None) -> None:
+        before, last[0] = last[0], window
+        if window is not None or before is None:
+            return
+        try:
+            parent = before.transientParent()
+            closed = not before.isVisible()
+        except RuntimeError:  # the dialog is already deleted
+            return
+        if closed and parent is not None:
+            QTimer.singleShot(0, parent, lambda: back(parent))
+
+    app.focusWindowChanged.connect(changed)
+
+
 def key_help() -> list[tuple[str, KeyTable]]:
     """Every key of the game, screen by screen (read from the screens' own tables)."""
     from desktop.decider import CHOICE_KEYS
@@ -111,11 +140,13 @@ def key_help() -> list[tuple[str, KeyTable]]:
     from desktop.screens.expedition import ExplorationView
     from desktop.screens.game import GameScreen
     from desktop.screens.interlude import InterludeView
+    from desktop.screens.new_campaign import NewCampaignScreen
     from desktop.widgets.dice_tray import DiceTray
     from desktop.widgets.map_view import MapView
 
     return [
         ("Anywhere", WINDOW_KEYS),
+        ("A new company", NewCampaignScreen.KEYS),
         ("Playing", GameScreen.KEYS),
         ("Exploring", ExplorationView.KEYS),
         ("The map", MapView.KEYS),

@@ -64,6 +64,16 @@ WINDOW_KEYS = (
 )
 
 
+def first_size() -> tuple[int, int]:
+    """The window's size when it opens: 1280×760, within the screen's free area (on a 1280×720 screen the
+    bottom row of buttons was below the screen's edge), never under the least size the window allows."""
+    screen = QApplication.primaryScreen()
+    if screen is None:
+        return 1280, 760
+    room = screen.availableGeometry()
+    return max(1024, min(1280, room.width())), max(640, min(760, room.height()))
+
+
 class ScreenScroll(QScrollArea):
     """A screen in the window: it fills the window, and scrolls when the window is smaller than the least the
     screen needs (at 1024×640 with a large text size) rather than squeezing its parts over each other."""
@@ -73,6 +83,9 @@ class ScreenScroll(QScrollArea):
         self.setObjectName("screen_scroll")
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
+        # never the focus itself: it took it when the window was activated, and the keys (Enter on the start
+        # screen, the arrows on the map) went to scrolling instead of to the screen
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setWidget(screen)
@@ -98,7 +111,7 @@ class MainWindow(QMainWindow):
         self.session: Session | None = None
         self.setWindowTitle("Blacksalt")
         self.setMinimumSize(1024, 640)
-        self.resize(1280, 760)
+        self.resize(*first_size())
 
         self.stack = QStackedWidget()
         self.setCentralWidget(self.stack)
@@ -210,7 +223,7 @@ class MainWindow(QMainWindow):
         self._show("start", screen)
         if screen._loaded:
             screen.refresh()
-        screen.continue_button.setFocus()
+        screen.focus_first()
 
     def show_new_campaign(self) -> None:
         try:
@@ -227,6 +240,7 @@ class MainWindow(QMainWindow):
         screen.created.connect(self.start_session)
         screen.cancelled.connect(self.show_start)
         self._show("new_campaign", screen)
+        screen.setFocus()  # its keys (R, K, 1–4) listen within the screen: they work at once, before any click
 
     def continue_last(self) -> None:
         from desktop.session import last_campaign
@@ -300,6 +314,9 @@ class MainWindow(QMainWindow):
         session.listeners.append(lambda _events: self._update_title())
         self._show("game", screen)
         screen.setFocus()
+        refresh = getattr(screen, "refresh", None)
+        if refresh is not None:
+            refresh([])  # now shown: the keys go to the phase view (the arrows move the fight's cursor at once)
         return True
 
     def close_session(self) -> None:

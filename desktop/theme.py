@@ -277,6 +277,11 @@ QPushButton[role="primary_menu"]:disabled {{
     color: #7a6a5c;
     border-color: #3b2620;
 }}
+/* the button the keys will press: a 2 px gold frame on every kind (1 px on a red button could not be seen from the
+   keyboard); the padding gives the extra pixel back, so nothing moves when the focus does */
+QPushButton:focus, QToolButton:focus {{ border: 2px solid {c["gold"]}; padding: 5px 13px; }}
+QPushButton[cell="true"]:focus {{ padding: 0px 7px; }}
+QPushButton[role="menu"]:focus, QPushButton[role="primary_menu"]:focus {{ padding: 7px 17px; }}
 QPushButton[role="link"] {{
     background: transparent;
     border: none;

@@ -3,7 +3,10 @@
 Plays a seeded campaign through the real game screen (``GameScreen.play``: the engine's step, the save
 committed, the log, the party panel and the phase view redrawn, and the window painted) with the autoplay
 choosing, offscreen at 1280x720, and prints the time from the click to the painted result: median, 95th
-percentile and worst, overall and per phase, plus the slowest action kinds.  Goal: no action over 100 ms.
+percentile and worst, overall and per phase, plus the slowest action kinds.  Goal: every step painted within
+50 ms at the 99th percentile.  No dialog waits for a person: the GM answers every question, the warnings are
+taken as "go on" and the expedition's summary is not shown.  ``--profile FILE`` writes cProfile statistics of the
+steps alone (``python -m pstats FILE``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-GOAL_MS = 100.0
+GOAL_MS = 50.0
 
 
 def main() -> int:
@@ -28,6 +31,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--steps", type=int, default=600)
     ap.add_argument("--party", type=int, default=3)
+    ap.add_argument("--profile", type=Path, default=None, help="write cProfile statistics of the steps here")
     a = ap.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     with tempfile.TemporaryDirectory(prefix="blacksalt-bench-") as tmp:
@@ -46,10 +50,16 @@ def main() -> int:
         settings.gm_rerolls = True  # the GM decides rerolls: no dialog waits for a person
         app = create_app(["blacksalt"], settings)
         session = Session.new(seed=a.seed, party_size=a.party, folder=Path(tmp) / "saves", decider=AutoDecider())
-        screen = GameScreen(session, settings)
+        # the GM's own decider: a dialog asking who tests, or a warning, once waited for a person forever
+        screen = GameScreen(session, settings, decider=AutoDecider())
+        screen.caution = lambda _caution: (True, False)
+        screen.summary = lambda _data: None
         screen.resize(1280, 720)
         screen.show()
         app.processEvents()
+        import cProfile
+
+        prof = cProfile.Profile() if a.profile is not None else None
         times: dict[str, list[float]] = defaultdict(list)
         kinds: dict[str, list[float]] = defaultdict(list)
         for _ in range(a.steps):
@@ -60,9 +70,13 @@ def main() -> int:
                 break
             phase = session.phase.value
             t0 = time.perf_counter()
+            if prof is not None:
+                prof.enable()
             screen.play(action)
             screen.repaint()  # paint now, as the screen would before the player sees the result
             app.processEvents()
+            if prof is not None:
+                prof.disable()
             ms = (time.perf_counter() - t0) * 1000
             times[phase].append(ms)
             kinds[f"{phase}:{action.kind}"].append(ms)
@@ -72,8 +86,9 @@ def main() -> int:
         def line(label: str, ts: list[float]) -> str:
             ts = sorted(ts)
             p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
+            p99 = ts[min(len(ts) - 1, int(0.99 * len(ts)))]
             return f"{label:<14} n={len(ts):<5} median {statistics.median(ts):6.1f} ms   p95 {p95:6.1f} ms   " \
-                   f"worst {ts[-1]:6.1f} ms"  # fmt: skip
+                   f"p99 {p99:6.1f} ms   worst {ts[-1]:6.1f} ms"  # fmt: skip
 
         print(line("all", every))
         for phase, ts in sorted(times.items()):
@@ -82,6 +97,8 @@ def main() -> int:
         print("slowest kinds: " + ", ".join(f"{k} {max(v):.0f} ms" for k, v in slow))
         over = sum(1 for t in every if t > GOAL_MS)
         print(f"over {GOAL_MS:.0f} ms: {over} of {len(every)}")
+        if prof is not None:
+            prof.dump_stats(str(a.profile))
     return 0
 
 

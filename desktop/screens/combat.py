@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -55,6 +55,41 @@ PHASE_TEXT = {
     "slow": "Slow adventurers act — in the GM's order",
 }
 _PAREN = re.compile(r"\(([^()]*)\)\s*$")
+
+
+def why_text(cs: CombatState, room: str) -> str:
+    """Why this fight began, in the player's words (entering a room or searching a feature once jumped straight
+    to an initiative roll without a word): from the combat's source as the GM recorded it."""
+    counts: dict[str, int] = {}
+    for g in cs.groups:
+        counts[g.monster] = counts.get(g.monster, 0) + g.count
+    parts = [f"{n} {m}" if n > 1 else ("an " if m[:1].lower() in "aeiou" else "a ") + m for m, n in counts.items()]
+    them = ", ".join(parts) or "enemies"
+    them_cap = them[:1].upper() + them[1:]
+    src = cs.source
+    if src == "they attack":
+        text = f"{them_cap} attacked as the party came" + (f" into {room}." if room else " in.")
+    elif src == "the party attacks":
+        text = f"The party attacked {them}" + (f" in {room}." if room else ".")
+    elif src == "ambush":
+        text = f"{them_cap} fell on the camp" + (" by surprise." if cs.surprise == "enemies" else ".")
+    elif src == "parley failed":
+        text = f"The talk with {them} turned to blows."
+    elif src == "the offer is refused":
+        text = f"{them_cap} refused the offer and attacked."
+    elif src.startswith("doom:"):
+        text = (
+            f"{them_cap} found the party"
+            + (f" in {room}" if room else "")
+            + ": the longer the party stays, the more the dungeon stirs."
+        )
+    elif src:
+        text = f"{them_cap} came out fighting when the party searched {src}."
+    else:
+        text = f"{them_cap} attacked" + (f" in {room}." if room else ".")
+    if cs.surprise == "party" and src != "ambush":
+        text += " They were caught unaware."
+    return "Why this fight: " + text
 
 
 # --- dice of the last step ----------------------------------------------------------------------------------
@@ -393,6 +428,13 @@ class CombatView(QWidget):
         head.addWidget(self.title)
         head.addWidget(self.subtitle, 1)
         left.addLayout(head)
+        self.why = QLabel()
+        self.why.setObjectName("why_fight")
+        self.why.setProperty("role", "muted")
+        # one line through the whole fight (a line that came and went changed the grid's size between rounds);
+        # cut at the edge when too long, the whole of it in the tooltip
+        self.why.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        left.addWidget(self.why)
         self.grid = CombatGrid(self)
         self.grid.setMinimumSize(240, 180)
         self.grid.chosen.connect(self._choose)
@@ -413,7 +455,9 @@ class CombatView(QWidget):
         side = QFrame(self)
         side.setProperty("role", "panel")
         # wider with the text size (at 20 pt the order's names and "End turn [E]" were cut), up to 480 px
-        side.setFixedWidth(int(min(480, 370 * max(1.0, sized(10.5) / 10.5 * 0.8))))
+        self._side_width = int(min(480, 370 * max(1.0, sized(10.5) / 10.5 * 0.8)))
+        side.setFixedWidth(self._side_width)
+        self.side = side
         col = QVBoxLayout(side)
         col.setContentsMargins(10, 8, 10, 8)
         col.setSpacing(4)
@@ -442,6 +486,19 @@ class CombatView(QWidget):
         self._bind_keys()
 
     # --- refreshing ------------------------------------------------------------------------------------------
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """The side panel gives way to the grid's least width in a narrow window at a large text size (at 20 pt
+        in 1024 px the fight scrolled sideways); it never grows past its width for the text size."""
+        super().resizeEvent(event)
+        lay = self.layout()
+        if lay is None:
+            return
+        m = lay.contentsMargins()
+        room = event.size().width() - m.left() - m.right() - lay.spacing() - self.grid.minimumWidth()
+        width = max(260, min(self._side_width, room))
+        if width != self.side.width():
+            self.side.setFixedWidth(width)
 
     @property
     def acting(self) -> str | None:
@@ -475,6 +532,14 @@ class CombatView(QWidget):
         elif cs.surprise == "enemies" and cs.round == 1:
             sub += " · ambushed!"
         self.subtitle.setText(sub)
+        gm = self.session.gm
+        try:
+            room = gm.room(cs.room).name if cs.room is not None else ""
+        except (KeyError, IndexError, AttributeError, ValueError):
+            room = ""
+        why = why_text(cs, room)
+        self.why.setText(why)
+        self.why.setToolTip(why)
 
     def show_mid_step(self) -> None:
         """The fight as it stands inside a step (the GM asks something while the enemies act): the header names
@@ -585,6 +650,12 @@ class CombatView(QWidget):
         a = next((a for a in self._actions if a.who == self._acting and a.kind == kind and a.available), None)
         if a is not None:
             self.act.emit(a)
+            return
+        # F or E that can do nothing says why where the player looks (F once did nothing at all, away from a door)
+        closed = next((a for a in self._actions if a.who == self._acting and a.kind == kind), None)
+        what = {"flee": "Flee", "end": "End turn"}.get(kind, kind)
+        self._refused(f"{what}: not now — {closed.reason}" if closed is not None and closed.reason
+                      else f"{what}: not possible now.")  # fmt: skip
 
     def _first(self, *kinds: str) -> Action | None:
         for kind in kinds:
@@ -623,8 +694,8 @@ class CombatView(QWidget):
         bind(self, "D", lambda: self._key(self._first("defend")))
         bind(self, "O", lambda: self._key(self._first("dodge")))
         bind(self, "R", lambda: self._key(self._first("recover", "breath")))
-        bind(self, "E", lambda: self._key(self._first("end")))
-        bind(self, "F", lambda: self._key(self._first("flee")))
+        bind(self, "E", lambda: self._bar("end"))  # as the buttons: a key that can do nothing says why
+        bind(self, "F", lambda: self._bar("flee"))
 
     def _key(self, chosen: Action | None) -> None:
         if chosen is not None:

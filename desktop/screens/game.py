@@ -14,9 +14,10 @@ from collections.abc import Callable
 from html import escape
 from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QApplication,
     QCheckBox,
     QDialog,
@@ -256,6 +257,8 @@ class GameScreen(QWidget):
         self.setProperty("role", "screen")
         self.setObjectName("game_screen")
         self._busy = False
+        self._focus_name = ""  # the action button the keys were on when a step began (kept after it)
+        self._focus_phase: Phase | None = None  # the phase then: in another phase's view the keys start afresh
         self._measuring = False
         if decider is None:
             from desktop.decider import QtDecider
@@ -279,7 +282,8 @@ class GameScreen(QWidget):
         from desktop.theme import sized
 
         # wider with the text size (names were cut at 20 pt), but never more than a third of a 1280 px window
-        self.party.setFixedWidth(int(min(400, max(290, 290 * sized(10.5) / 10.5 * 0.75))))
+        self._party_width = int(min(400, max(290, 290 * sized(10.5) / 10.5 * 0.75)))
+        self.party.setFixedWidth(self._party_width)
         self.stack = QStackedWidget(self)
         self.stack.setObjectName("phase_stack")
         self.views = _phase_views(session, self.stack)
@@ -298,6 +302,9 @@ class GameScreen(QWidget):
 
         self.log = LogView(self)
         self.log.setMinimumHeight(90)
+        # off the way of Tab (L reaches it): Tab from the phase's tabs went into the log and stopped there before
+        # the buttons of the page (rebuilt, so last in the focus chain) were reached
+        self.log.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.log.set_history(session.log())
         # the phase view keeps room for a readable map or grid however far the log is dragged up (an enlarged
         # log once squeezed the grid to a thumbnail); the log starts at about a third of the height
@@ -415,6 +422,8 @@ class GameScreen(QWidget):
         if tester == "":
             return []  # the player took it back: nothing happened
         self._busy = True
+        self._focus_name = self._focused_action()
+        self._focus_phase = self.session.phase
         try:
             events = self.session.apply(action, tester=tester)
         except (RuleError, ValueError, KeyError) as exc:
@@ -447,6 +456,14 @@ class GameScreen(QWidget):
         mid = getattr(view, "show_mid_step", None)
         if mid is not None and self.session.phase is Phase.COMBAT:
             mid()
+
+    def keep_in_sight(self) -> QRect | None:
+        """What a dialog of the step should not cover, in global pixels: the fight's grid (the dice tray of a
+        defence roll stood over it, and the player could not see what the enemies had done)."""
+        grid = getattr(self.current_view(), "grid", None)
+        if self.session.phase is not Phase.COMBAT or not isinstance(grid, QWidget) or not grid.isVisible():
+            return None
+        return QRect(grid.mapToGlobal(QPoint(0, 0)), grid.size())
 
     def _tell_summary(self, events: list[Event]) -> None:
         """The expedition's summary, when the step brought the party back to town (#16.5)."""
@@ -570,6 +587,14 @@ class GameScreen(QWidget):
         if need != self.stack.minimumHeight():
             self.stack.setMinimumHeight(need)
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """The party column gives way in a narrow window (large text in 1024 px): at most about 28% of it, so the
+        fight's grid and the inventory keep their width rather than the window scrolling sideways."""
+        super().resizeEvent(event)
+        width = min(self._party_width, max(240, int(event.size().width() * 0.28)))
+        if width != self.party.width():
+            self.party.setFixedWidth(width)
+
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         # a view's parts changed their least size (a wrapped text measured at its new width): measure again
         if event.type() == QEvent.Type.LayoutRequest and obj is self.stack.currentWidget() and not self._measuring:
@@ -592,9 +617,38 @@ class GameScreen(QWidget):
             # a dialog of the step (the dice tray, a decision) closed and nothing took the window back (seen
             # under X without a window manager): the screen's shortcuts only work in the active window
             self.window().activateWindow()
+        name, self._focus_name = self._focus_name, ""
         fw = QApplication.focusWidget()
-        if fw is None or not fw.isVisible() or fw.window() is not self.window():
+        # the screen itself (as Continue leaves it) passes no arrow or Enter on: the fight's cursor did not move
+        if fw is None or fw is self or not fw.isVisible() or fw.window() is not self.window():
             view.setFocus(Qt.FocusReason.OtherFocusReason)
+        if name and self._focus_phase is self.session.phase:
+            # once the view's tables have shown and hidden their rows (a cell's button is hidden a moment later)
+            QTimer.singleShot(0, self, lambda: self._refocus(view, name))
+
+    def _focused_action(self) -> str:
+        """The name of the action button the keys were on (``action:<id>``), or ``""``."""
+        fw = QApplication.focusWidget()
+        if fw is None:
+            return ""
+        name = fw.objectName()
+        return name if name.startswith("action:") and self.isAncestorOf(fw) else ""
+
+    def _refocus(self, view: QWidget, name: str) -> None:
+        """After a step rebuilt the buttons, the keys stay where they were: on the button of the same action if
+        it can still be pressed, else on the next one that can (the focus once fell back to the top bar's
+        Inventory button, and every announcement or buy in town cost a dozen Tabs)."""
+        if self.stack.currentWidget() is not view or not view.isVisible():
+            return
+        fw = QApplication.focusWidget()
+        if fw is not None and fw is not self and not self.isAncestorOf(fw):
+            return  # the player moved on (a dialog, another screen)
+        every = [b for b in view.findChildren(QAbstractButton) if b.objectName().startswith("action:")
+                 and b.isVisible() and b.focusPolicy() & Qt.FocusPolicy.TabFocus]  # fmt: skip
+        at = next((i for i, b in enumerate(every) if b.objectName() == name), 0)
+        ready = [b for b in every[at:] + every[:at] if b.isEnabled()]
+        if ready and ready[0] is not fw:
+            ready[0].setFocus(Qt.FocusReason.TabFocusReason)
 
     def trigger_number(self, n: int) -> bool:
         view = self.current_view()
@@ -634,6 +688,9 @@ class GameScreen(QWidget):
                 act.connect(lambda action, pages=pages: self._play_from_inventory(action, pages))
             pages.append(view)
             members.append(m.id)
+            # as wide as the dialog, never wider: the view fits its slots and panels to that width (its least width
+            # once came from the slots it had fitted to a wider page, and the trappings scrolled sideways)
+            view.setSizePolicy(QSizePolicy.Policy.Ignored, view.sizePolicy().verticalPolicy())
             page = QScrollArea()
             page.setWidgetResizable(True)
             page.setFrameShape(QFrame.Shape.NoFrame)

@@ -107,6 +107,8 @@ def _scroll(widget: QWidget) -> QScrollArea:
     area = QScrollArea()
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.Shape.NoFrame)
+    # no stop of its own on the way of Tab: the buttons inside are (and the area scrolls to the one focused)
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
     area.setWidget(widget)
     return area
 
@@ -791,6 +793,9 @@ class InterludeView(QWidget):
         self.shop_table.setAlternatingRowColors(True)
         self.shop_table.verticalHeader().setVisible(False)
         self.shop_table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        # Tab goes from button to button (and out of the table): the table's own Tab moved an invisible current
+        # cell, and a player on the keyboard was stuck on the first Buy
+        self.shop_table.setTabKeyNavigation(False)
         lay.addWidget(self.shop_table, 1)
         bottom = QHBoxLayout()
         self.shop_note = _label("", "muted", wrap=True)

@@ -1260,6 +1260,18 @@ class AdventurerPage(QWidget):
 class NewCampaignScreen(QWidget):
     """Create the party, pick the settlement and seed, Begin → a new :class:`~desktop.session.Session`."""
 
+    #: The screen's keys, for the Help menu (bound in ``__init__``).
+    KEYS = (
+        ("R", "Roll the next step of the adventurer shown (on the last step: keep it)"),
+        ("K", "Keep the roll"),
+        ("1–4", "Mark a die of the roll for an insight re-roll"),
+        ("Ctrl+R", "A random adventurer in this tab"),
+        ("Ctrl+Shift+R", "A random party"),
+        ("Tab / Shift+Tab, Space", "Go from choice to choice (a class, a tab of the party), press it"),
+        ("Ctrl+Enter", "Begin the campaign"),
+        ("Esc", "Back to the start screen"),
+    )
+
     created = Signal(object)  # the new Session
     cancelled = Signal()
 

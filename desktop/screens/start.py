@@ -26,6 +26,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QBoxLayout,
     QFrame,
     QHBoxLayout,
@@ -296,6 +297,7 @@ class StartScreen(QWidget):
         b.setToolTip(f"{text} ({shortcut})")
         b.setCursor(Qt.CursorShape.PointingHandCursor)
         b.setMinimumHeight(42)
+        b.setAutoDefault(True)  # Enter presses the focused one (outside a dialog only Space did)
         return b
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -348,6 +350,15 @@ class StartScreen(QWidget):
         n, bad = len(good), len(self.saves) - len(good)
         count = f"{n} campaign{'s' if n != 1 else ''}" + (f", {bad} unreadable" if bad else "")
         self.count_label.setText(count)
+        self.focus_first()
+
+    def focus_first(self) -> None:
+        """Enter plays the first thing on the menu that can be done: Continue when there is a campaign, New
+        campaign otherwise (the focus is moved only from nowhere or from the other of the two)."""
+        focus = QApplication.focusWidget()
+        if focus is not None and focus not in (self.continue_button, self.new_button) and focus.isVisible():
+            return
+        (self.continue_button if self.continue_button.isEnabled() else self.new_button).setFocus()
         self.empty_label.setVisible(not self.saves)
         self.table.setVisible(bool(self.saves))
 

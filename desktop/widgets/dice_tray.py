@@ -14,10 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEventLoop, QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QApplication,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -111,6 +112,36 @@ def describe_spec(spec: TestSpec) -> str:
 #: One frame of a tumbling die, and how long dice tumble at each "Animations" setting (off, normal, fast).
 TUMBLE_FRAME_MS = 45
 TUMBLE_MS = {0: 0, 1: 450, 2: 180}
+
+
+def place_beside(dialog: QWidget, keep: QRect) -> None:
+    """A dialog of the step stands beside ``keep`` (a rectangle of the screen, in global pixels) rather than over
+    it: right of it, below, left or above, within the window it belongs to, wherever it covers least of it."""
+    dialog.adjustSize()
+    size = dialog.size().expandedTo(dialog.minimumSizeHint())
+    parent = dialog.parentWidget()
+    host = parent.window() if parent is not None else None
+    bounds = host.frameGeometry() if host is not None else QRect()
+    screen = dialog.screen() if dialog.screen() is not None else QApplication.primaryScreen()
+    if screen is not None:
+        room = screen.availableGeometry()
+        bounds = room if bounds.isNull() else bounds.intersected(room)
+    if bounds.isNull():
+        return
+    w, h, gap = size.width(), size.height(), 8
+
+    def inside(x: int, y: int) -> QPoint:
+        return QPoint(max(bounds.left(), min(x, bounds.right() - w)), max(bounds.top(), min(y, bounds.bottom() - h)))
+
+    middle_x, middle_y = keep.center().x() - w // 2, keep.center().y() - h // 2
+    spots = [inside(keep.right() + gap, middle_y), inside(middle_x, keep.bottom() + gap),
+             inside(keep.left() - w - gap, middle_y), inside(middle_x, keep.top() - h - gap)]  # fmt: skip
+
+    def covered(at: QPoint) -> int:
+        over = QRect(at, size).intersected(keep)
+        return over.width() * over.height() if over.isValid() else 0
+
+    dialog.move(min(spots, key=covered))
 
 
 class DieWidget(QAbstractButton):
@@ -605,6 +636,10 @@ class DiceTray(QDialog):
 
         box.finished.connect(answered)
         box.open()
+
+    def place_away(self, keep: QRect) -> None:
+        """Stand beside ``keep`` rather than over it (:func:`place_beside`)."""
+        place_beside(self, keep)
 
     def wait(self) -> Any:
         """Run until the player decides (or closes the tray: no options, no more rerolls); the decision."""

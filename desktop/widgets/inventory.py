@@ -48,7 +48,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.theme import COLORS, serif_font, ui_font
+from desktop.theme import COLORS, serif_font, sized, ui_font
 from rules.attributes import Attr
 from rules.inventory import HANDS, TORSO, Carried, Inventory, Place
 
@@ -559,6 +559,8 @@ class InventoryView(QWidget):
         lay.addWidget(head)
         note = QLabel(sub)
         note.setProperty("role", "muted")
+        note.setWordWrap(True)  # a long line at a large text size set the panel's least width
+        note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         lay.addWidget(note)
         area = QScrollArea()
         area.setWidgetResizable(True)
@@ -571,7 +573,9 @@ class InventoryView(QWidget):
 
     def _fit(self, width: int) -> bool:
         """Slot width and the detail panel for ``width``; True when the doll must be rebuilt."""
-        show_detail = width >= WIDE
+        # the item's panel beside the doll only where both fit at the text size (at 20 pt in a 1024 px window the
+        # three side by side scrolled sideways); below that the panel gives way and the item shows in the hint
+        show_detail = width >= WIDE * max(1.0, sized(10.5) / 10.5)
         fixed = 24 + 2 * 12 + 2 * 28 + 2 * 12 + 10 + (260 if show_detail else 0)
         cell = max(CELL_MIN, min(CELL_W, (width - fixed) // 7 - GAP))
         self.detail.setVisible(show_detail)

@@ -196,7 +196,24 @@ class MapView(QWidget):
         self._zoom = max(self._min_zoom(), lo, min(hi, MAX_ZOOM, min(self.width(), self.height()) / span))
         c = lay.centre(tile)
         self._offset = QPointF(self.width() / 2 - c.x() * self._zoom, self.height() / 2 - c.y() * self._zoom)
-        self._clamp()
+        self._cover()
+
+    def _cover(self) -> None:
+        """Following the party: the sheet is moved towards filling the view where it is larger than the view
+        (centring the party's tile near the sheet's edge left a dark band across the top or side of the map),
+        as far as the party's tile stays in the middle half of the view."""
+        lay = self._layout
+        if lay is None:
+            return
+        mw, mh = lay.width * self._zoom, lay.height * self._zoom
+
+        def place(at: float, size: float, room: float) -> float:
+            if size <= room:
+                return at  # all of it in sight: the party's tile stays in the middle
+            filled = min(0.0, max(at, room - size))
+            return max(at - room / 4, min(at + room / 4, filled))
+
+        self._offset = QPointF(place(self._offset.x(), mw, self.width()), place(self._offset.y(), mh, self.height()))
 
     def zoom(self) -> float:
         """Screen pixels per layout pixel."""

@@ -263,31 +263,51 @@ class PartyPanel(QWidget):
         self.scroller = QScrollArea(self)
         self.scroller.setWidgetResizable(True)
         self.scroller.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroller.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the buttons inside, not to the area
         self.scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         outer.addWidget(self.scroller, 1)
         self.cards: dict[str, MemberCard] = {}
+        self._column: QVBoxLayout | None = None  # the cards' column, kept between steps
+        self._roster: str | None = None
+        self._cards: dict[str, str] = {}
         self.refresh()
 
-    def _signature(self) -> str:
-        """Everything the cards show, as one string: a step that changes none of it redraws nothing."""
+    def _signatures(self) -> tuple[str, dict[str, str]]:
+        """What the panel shows, as strings: the roster (who, in what order, and the fallen) and each card's
+        contents.  A step that changes none of it redraws nothing; one that changes a card redraws that card."""
         from rules.gm.serial import dump
 
         c = self.session.campaign
         exp = c.expedition
         burns = dict(exp.light_burns) if exp is not None else {}
-        fighters = dump(c.combat.fighters) if c.combat is not None else None
-        party = [(dump(m), burns.get(m.id)) for m in c.party]
-        return repr((party, [(m.name, m.fate) for m in c.fallen], fighters))
+        fighters = {f.id: f for f in c.combat.fighters} if c.combat is not None else {}
+        cards = {m.id: repr((dump(m), burns.get(m.id), dump(fighters.get(m.id)), c.phase.value)) for m in c.party}
+        roster = repr(([m.id for m in c.party], [(m.name, m.fate) for m in c.fallen], c.combat is not None))
+        return roster, cards
 
     def refresh(self) -> None:
-        sig = self._signature()
-        if sig == getattr(self, "_shown", None):
+        roster, cards = self._signatures()
+        col = self._column
+        if roster == self._roster and col is not None:
+            shown = self._cards
+            for m in self.session.campaign.party:
+                if shown.get(m.id) == cards[m.id]:
+                    continue
+                # only the card that changed is built again (the whole panel anew was ~50 ms of every step)
+                old = self.cards[m.id]
+                card = MemberCard(self.session, m, old.parentWidget())
+                col.replaceWidget(old, card)
+                old.hide()
+                old.deleteLater()
+                self.cards[m.id] = card
+            self._cards = cards
             return
-        self._shown = sig
+        self._roster, self._cards = roster, cards
         inner = QWidget()
         col = QVBoxLayout(inner)
         col.setContentsMargins(0, 0, 4, 0)
         col.setSpacing(6)
+        self._column = col
         self.cards = {}
         for m in self.session.campaign.party:
             card = MemberCard(self.session, m, inner)

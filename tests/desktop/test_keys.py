@@ -236,7 +236,13 @@ def test_every_key_bound_is_in_the_help_and_the_help_lists_every_screen(qtbot: A
     for view in [fight, *fight.views.values()]:
         for sc in view.findChildren(QShortcut):
             assert sc.key().toString() in listed, sc.key().toString()
-    assert {"Combat", "Camp", "Exploring", "The dice tray", "A decision", "In town"} <= set(tables)
+    assert {"Combat", "Camp", "Exploring", "The dice tray", "A decision", "In town", "A new company"} <= set(tables)
+    from desktop.screens.new_campaign import NewCampaignScreen
+
+    company = NewCampaignScreen()
+    qtbot.addWidget(company)
+    for sc in company.findChildren(QShortcut):  # the new company's keys are in the help too
+        assert sc.key().toString() in listed, sc.key().toString()
     html = key_help_html()
     for key in ("Tab / Shift+Tab", "Flee", "Break camp", "Keep these dice"):
         assert key in html

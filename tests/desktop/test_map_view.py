@@ -203,3 +203,21 @@ def test_close_up_of_a_big_level_is_sharpened(view: MapView, qtbot: Any) -> None
     assert view._detail_key != view._view_key()
     qtbot.waitUntil(lambda: view._detail_key == view._view_key(), timeout=3000)
     assert not sharp.isNull()
+
+
+def test_following_a_tile_at_the_edge_leaves_no_dark_band(view: MapView) -> None:
+    """#16: a party in a room at the sheet's edge was centred, and the dark surround showed as a band across the
+    top of the map; following keeps the sheet over the whole view where it is larger than the view."""
+    d = dungeon()
+    view.set_level(d, MapOptions())
+    lay = view.map_layout()
+    assert lay is not None
+    view.follow_tile((0, 0), 8.0)
+    zoom = view.zoom()
+    # a tile a little more than a quarter of the view in from the sheet's corner: centred, it left a dark band
+    across, down = (int((room / 4 / zoom + 2 * lay.t) / lay.t) for room in (view.width(), view.height()))
+    view.follow_tile((across, down), 8.0)
+    assert lay.height * zoom > view.height()  # the sheet is taller than the view: it must cover it
+    origin = view.tile_pos((0, 0)) - QPointF(lay.centre((0, 0)).x() * zoom, lay.centre((0, 0)).y() * zoom)
+    assert origin.y() <= 0.5 and origin.y() + lay.height * zoom >= view.height() - 0.5
+    assert origin.x() <= 0.5 and origin.x() + lay.width * zoom >= view.width() - 0.5

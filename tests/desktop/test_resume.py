@@ -20,6 +20,11 @@ def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
+def in_middle(size: tuple[int, int], centre: tuple[float, float]) -> bool:
+    """The party's tile in the middle half of the map view (the map fills the view before it centres the tile)."""
+    return abs(centre[0] - size[0] / 2) <= size[0] / 4 + 2 and abs(centre[1] - size[1] / 2) <= size[1] / 4 + 2
+
+
 def make_window(qtbot: Any, saves: Path) -> Any:
     from desktop.app import create_app
     from desktop.main_window import MainWindow
@@ -63,8 +68,9 @@ def test_continue_shows_the_map_as_it_was_left(qtbot: Any, tmp_path: Path) -> No
     assert s.phase is Phase.EXPLORATION
     before = view_state(qtbot, w)
     size, zoom, centre = before
-    # the party's room is in the middle of the map, close enough to read
-    assert abs(centre[0] - size[0] / 2) <= 2 and abs(centre[1] - size[1] / 2) <= 2
+    # the party's room is in the middle of the map (of its middle half: the sheet is moved to fill the view
+    # rather than show a dark band beyond its edge), close enough to read
+    assert in_middle(size, centre)
     m = map_of(w)
     assert m.zoom() > 0.3
 
@@ -98,7 +104,7 @@ def test_continue_shows_the_map_as_it_was_left(qtbot: Any, tmp_path: Path) -> No
     if s.phase is Phase.EXPLORATION:
         size, zoom, centre = view_state(qtbot, w)
         assert zoom == after[1]
-        assert abs(centre[0] - size[0] / 2) <= 2 and abs(centre[1] - size[1] / 2) <= 2
+        assert in_middle(size, centre)
 
 
 def test_the_map_keeps_the_party_in_the_middle_when_the_window_is_resized(qtbot: Any, tmp_path: Path) -> None:
@@ -116,7 +122,7 @@ def test_the_map_keeps_the_party_in_the_middle_when_the_window_is_resized(qtbot:
     w.resize(1600, 900)
     qtbot.waitUntil(lambda: map_of(w).width() > 600, timeout=3000)
     size, _zoom, centre = view_state(qtbot, w)
-    assert abs(centre[0] - size[0] / 2) <= 2 and abs(centre[1] - size[1] / 2) <= 2
+    assert in_middle(size, centre)
     # once the player pans, the view stays where the player put it
     m = map_of(w)
     m.pan(40, 0)

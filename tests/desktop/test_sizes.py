@@ -121,3 +121,31 @@ def test_the_fights_side_panel_fits_its_buttons_and_shows_actions(qtbot: Any, tm
         assert b.width() >= b.sizeHint().width(), (b.text(), b.width(), b.sizeHint().width())
     assert v.list.height() >= v.fontMetrics().lineSpacing() * 5  # the actions in sight, not a sliver
     s.close()
+
+
+def test_the_fight_and_the_inventory_never_scroll_sideways(qtbot: Any, tmp_path: Path, text_size: float) -> None:
+    """At 1024×640 (and text size 20) the fight's side panel and the party column give way to the grid, and the
+    inventory shows the item's panel only where it fits: neither scrolls sideways."""
+    from desktop.session import Session
+    from tests.desktop.test_combat_view import _to_combat
+
+    w = window(qtbot, tmp_path, text_size)
+    s = Session.new(seed=7, party_size=3, folder=tmp_path / "saves")
+    _to_combat(s)
+    w.start_session(s)
+    settle(qtbot)
+    scroll = w.stack.currentWidget()
+    assert isinstance(scroll, QScrollArea)
+    assert scroll.horizontalScrollBar().maximum() == 0, scroll.widget().minimumSizeHint()
+    game = w.screens["game"]
+    dlg = game.inventory_dialog()
+    dlg.show()
+    settle(qtbot)
+    for i in range(game.inventory_tabs.count()):
+        game.inventory_tabs.setCurrentIndex(i)
+        settle(qtbot)
+        page = game.inventory_tabs.widget(i)
+        assert isinstance(page, QScrollArea)
+        assert page.horizontalScrollBar().maximum() == 0, (i, page.widget().minimumSizeHint(), page.width())
+    dlg.reject()
+    w.close_session()
