@@ -1,4 +1,6 @@
-"""Living ashes (#13), and lights that will not burn: "+1 damage to a weapon during expedition, Ud4 uses" — rubbed on a weapon in someone's hand,
+"""Living ashes (#13), and lights that will not burn.
+
+Living ashes: "+1 damage to a weapon during expedition, Ud4 uses" — rubbed on a weapon in someone's hand,
 played as the weapon's damage until the party leaves; its usage die rolled."""
 
 from __future__ import annotations
