@@ -44,7 +44,8 @@ def test_each_item_rule_is_one_handler_an_action_a_tool_a_move_or_said_where() -
         assert acts == (h.apply is not None) == bool(h.kinds), key
         assert sum((acts, bool(h.tool_for), h.moved is not None, bool(h.elsewhere))) == 1, key
     assert sorted(k for k, h in powers.ITEM_RULES.items() if not h.elsewhere) == [
-        "draw_maps", "identify_or_reveal", "pick_lock", "probe_traps", "spike_door"]  # fmt: skip
+        "draw_maps", "identify_or_reveal", "pick_lock", "probe_traps", "spike_door",
+        "weapon_damage_bonus_expedition"]  # fmt: skip
 
 
 def test_the_exploration_lists_and_applies_an_item_rule_through_its_handler(monkeypatch: MonkeyPatch) -> None:
