@@ -273,6 +273,9 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     disarm = _by_kind(actions, "disarm")
     if disarm:
         return disarm[0]
+    work = _set_piece(gm, actions)
+    if work is not None and not leaving:
+        return work
     extract = [a for a in _by_kind(actions, "extract") if a.available]
     if extract and not leaving:
         return extract[0]  # an alchemist takes the extracts of fresh corpses
@@ -338,6 +341,21 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     if step is not None and f"move:{step}" in ids:
         return ids[f"move:{step}"]
     return _wait(actions)
+
+
+def _set_piece(gm: GM, actions: list[Action]) -> Action | None:
+    """A set piece worth working: it holds back loot the party has seen in the room it changes (the key says what
+    it changes; working it is a turn and a test, and what it releases may come out)."""
+    from rules.gm.setpieces import holds
+
+    for a in _by_kind(actions, "work"):
+        target = int(a.target or 0)
+        st = gm.room_state(target)
+        if a.available and st.visited and any(
+            i not in st.loot_taken and holds(gm, i, target) for i in range(len(gm.room(target).loot))
+        ):
+            return a
+    return None
 
 
 #: Wounds in the party before a cleric spends a prayer (and a turn) on Cure Light Wounds out of a fight: it
