@@ -137,3 +137,17 @@ def test_a_want_the_party_cannot_pay_is_listed_with_its_reason() -> None:
     walk(gm, 2)
     give = {a.id: a for a in gm.legal_actions()}["want:0"]
     assert not give.available and give.reason == "You have 0; they want 2 rations."
+
+
+def test_the_autoplay_works_a_set_piece_that_holds_back_loot_it_has_seen() -> None:
+    """#14: the autoplay works the pump once it has seen the gold the water keeps in room 3, not before."""
+    from rules.autoplay.player import _set_piece
+
+    gm = setup(PUMP)
+    walk(gm, 2)
+    assert _set_piece(gm, gm.legal_actions()) is None  # room 3 not seen yet: nothing known to be held back
+    gm.rng.load(6, 6, 6)  # the hazard's DEX test on the way in
+    walk(gm, 3)
+    walk(gm, 2)
+    pick = _set_piece(gm, gm.legal_actions())
+    assert pick is not None and pick.id == "work:0"
