@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QPushButton, QWidget
 
 from desktop.main_window import MainWindow
@@ -105,6 +106,11 @@ class Player:
                 self.qtbot.mouseClick(grid, Qt.MouseButton.LeftButton, pos=grid.tile_rect(tile).center())
                 return True
         button = visible_button(self.game, action.id)
+        if button is None and action.kind == "buy_for":  # under the shop row's "For..." menu
+            gift = self.game.findChild(QAction, f"action:{action.id}")
+            if gift is not None and gift.isEnabled():
+                gift.trigger()
+                return True
         menu = getattr(view, "menu_actions", {}).get(action.id)
         if button is None and menu is not None and menu.isEnabled():
             menu.trigger()  # an option under a day action's arrow (Tend wounds — Time heals all wounds)
