@@ -604,7 +604,7 @@ def bribe(gm: GM, action: Action) -> Blows:
     elif cost > holding(gm, currency):
         gm.emit("bribe", f"{_names(paying)} want more than you can give ({cost}).", paid=0)
     else:
-        _pay(gm, currency, cost)
+        pay(gm, currency, cost)
         for g in paying:
             g.attitude = BRIBED
         what = f"{cost} ration{'s' if cost != 1 else ''}" if currency == "food" else f"{cost} silver"
@@ -612,7 +612,8 @@ def bribe(gm: GM, action: Action) -> Blows:
     return Blows(None, "the offer is refused")
 
 
-def _pay(gm: GM, currency: str, amount: int) -> None:
+def pay(gm: GM, currency: str, amount: int) -> None:
+    """The party hands over ``amount`` silver (the richest first) or rations (a bribe, a group's want)."""
     left = amount
     if currency == "silver":
         for m in sorted(gm.alive(), key=lambda m: -m.adv.character.silver):

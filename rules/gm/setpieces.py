@@ -30,7 +30,6 @@ from rules.attributes import Attr
 from rules.gm import encounters, rewards
 from rules.gm.encounters import AT_PEACE, FRIENDLY, HOSTILE
 from rules.gm.events import Action, Cost
-from rules.gm.gear import use_up
 from rules.gm.services import best
 from rules.gm.site import SitePiece, SiteReward
 from rules.gm.state import GroupState
@@ -186,7 +185,7 @@ def _give(gm: GM, index: int) -> None:
     g = gm.room_state().monsters[index]
     want = room.monsters[index].want
     assert want is not None
-    _pay(gm, want.asks, want.amount)
+    encounters.pay(gm, want.asks, want.amount)
     g.attitude = FRIENDLY
     told = f" {want.told}" if want.told else ""
     gm.emit("want", f"{g.count} {g.monster} take {_what(want.asks, want.amount)}.{told}", monster=g.monster,
@@ -200,20 +199,3 @@ def _give(gm: GM, index: int) -> None:
         g.fled += going
         g.count = 0
         gm.emit("want", f"{going} {g.monster} go their way.", monster=g.monster)
-
-
-def _pay(gm: GM, currency: str, amount: int) -> None:
-    left = amount
-    if currency == "silver":
-        for m in sorted(gm.alive(), key=lambda m: -m.adv.character.silver):
-            take = min(left, max(0, m.adv.character.silver))
-            m.adv.character.silver -= take
-            left -= take
-        return
-    food = {n.lower() for n in encounters.rules(gm).bribe.food}
-    while left > 0:
-        held = [(m, i) for m in gm.alive() for i in m.adv.inventory.items if i.name.lower() in food]
-        if not held:
-            return
-        use_up(gm, *held[0])
-        left -= 1
