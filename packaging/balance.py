@@ -73,6 +73,11 @@ def play(args: tuple[int, int, int]) -> dict[str, Any]:
                 counts["parleys"] += 1
             elif e.kind == "bribe" and e.data.get("paid"):
                 counts["bribes"] += 1
+            elif e.kind == "master_dead":
+                counts["masters"] += 1
+            elif e.kind == "bounty":
+                counts["bounties"] += 1
+                counts["bounty_silver"] += int(e.data.get("silver", 0) or 0)
             elif e.kind == "death":
                 text = e.text
                 cause = text[text.find("(") + 1 : text.rfind(")")] if "(" in text else text
@@ -88,7 +93,7 @@ def play(args: tuple[int, int, int]) -> dict[str, Any]:
     stats["seconds"] = time.perf_counter() - t
     stats["came_home"] = counts["came_home"]
     for key in ("loot", "loot_taken", "rooms", "parleys", "bribes", "set_out", "set_out_dark", "set_out_weak",
-                "turned_back", "loot_home"):  # fmt: skip
+                "turned_back", "loot_home", "masters", "bounties", "bounty_silver"):  # fmt: skip
         stats[f"n_{key}"] = counts[key]
     stats["exit_reasons"] = dict(reasons)
     stats["combat_outcomes"] = {k[7:]: v for k, v in counts.items() if k.startswith("combat_")}
@@ -149,6 +154,9 @@ def summarise(runs: list[dict[str, Any]], wall: float, jobs: int) -> dict[str, A
             "loot_taking": round(sum(r["n_loot_taken"] for r in runs) / exps, 2),
             "parleys": round(sum(r["n_parleys"] for r in runs) / exps, 2),
             "bribes": round(sum(r["n_bribes"] for r in runs) / exps, 2),
+            "masters_killed": round(sum(r["n_masters"] for r in runs) / exps, 3),
+            "bounties_paid": round(sum(r["n_bounties"] for r in runs) / exps, 3),
+            "bounty_silver": round(sum(r["n_bounty_silver"] for r in runs) / exps, 1),
         },
         "came_home_share": round(sum(home) / exps, 3),
         "setting_out": {
@@ -191,6 +199,10 @@ def show(s: dict[str, Any]) -> None:
         f"per expedition: rooms entered (first time) {pe['rooms_entered']}, loot actions {pe['loot_actions']}"
         f" (that took something {pe['loot_taking']}),"
         f" parleys {pe['parleys']}, bribes paid {pe['bribes']}"
+    )
+    print(
+        f"per expedition: masters killed {pe['masters_killed']}, bounties paid {pe['bounties_paid']}"
+        f" ({pe['bounty_silver']} silver)"
     )
     so, ch = s["setting_out"], s["coming_home"]
     print(
