@@ -101,6 +101,17 @@ def test_it_attacks_a_lone_weak_enemy_caught_unaware() -> None:
     assert explore(gm, [a for a in gm.legal_actions() if a.available]).id == "fight"
 
 
+def test_it_does_not_attack_friendly_creatures_it_would_beat_and_loots_in_peace() -> None:
+    """Seed 4: two Giant Frogs let the party be and warned it of a trap; the autoplay attacked them for a rope
+    and a bolt of silk it could take in peace."""
+    gm = _unaware("Plagued Rat", 1)
+    assert worth_fighting(gm)  # hostile (unaware): worth the fight
+    for g in gm.room_state().monsters:
+        g.aware, g.attitude = True, "friendly"
+    assert not worth_fighting(gm)
+    assert explore(gm, [a for a in gm.legal_actions() if a.available]).kind != "fight"
+
+
 def test_the_forecast_grows_darker_with_more_enemies() -> None:
     gm = _unaware("Plagued Rat", 1)
     one = forecast_groups(gm, [("Plagued Rat", 1)])
