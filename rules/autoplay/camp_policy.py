@@ -83,6 +83,12 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
             return ready["fire"]
         if setup_total(gm, st) < _wanted_points(gm, st) and (a := first("supply")):
             return a
+        if (_needs_sleep(gm) and setup_total(gm, st) < action_row(gm, SLEEP).cost and not st.long_rest
+                and "long_rest" in ready):  # fmt: skip
+            # Short of the two actions a sleep takes: a long rest gives them for one more doom.  Without it a
+            # party with no supplies camped with 0 actions, healed nothing, and paid the doom and the ambush roll
+            # (seed 4, three camps running in the Smugglers' Landing).
+            return ready["long_rest"]
         return ready["settle"]
     for a in actions:
         if a.available and a.kind == "pray":

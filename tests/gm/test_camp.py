@@ -567,3 +567,22 @@ def test_autoplay_camps_and_moves_on(fights: list[Any]) -> None:
         assert "cook:ration" in chosen and "sleep" in chosen and chosen[-1] == "break"
         assert "hungry" not in a.adv.character.afflictions
         assert b.adv.character.attrs[Attr.DEX].wounds == 0
+
+
+def test_autoplay_without_supplies_takes_a_long_rest_to_sleep_off_its_wounds(fights: list[Any]) -> None:
+    """Seed 4 camped three times with 0 camp actions (no supplies, not dry): it healed nothing and paid the doom and
+    the ambush roll each time.  Short of a sleep's two actions, the autoplay takes the long rest."""
+    gm = camp_game("exposed", party=2, seed=1)
+    a, _ = gm.c.party
+    a.adv.character.attrs[Attr.STR].score = max(2, a.adv.character.attrs[Attr.STR].score)
+    a.adv.character.attrs[Attr.STR].wounds = 1
+    gm.apply("camp")
+    chosen = []
+    for _ in range(20):
+        if gm.c.phase is not Phase.CAMP:
+            break
+        action = camp_policy.suggest(gm, gm.legal_actions())
+        chosen.append(action.id)
+        gm.apply(action.id)
+    assert chosen[:3] == ["long_rest", "settle", "sleep"]
+    assert a.adv.character.attrs[Attr.STR].wounds == 0
