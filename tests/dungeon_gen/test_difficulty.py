@@ -62,3 +62,18 @@ def test_the_master_is_the_strongest_thing_on_its_level_and_the_last_doom_step_t
             if lv.depth == len(d.levels):
                 assert r.master is not None, f"seed {seed}: no master on the deepest level"
                 assert r.master_strongest, f"seed {seed} level {level}: something is as strong as the master"
+
+
+@pytest.mark.parametrize("theme", [t for t in THEMES if load_themes()[t].roster(1, "boss")])
+def test_a_beginners_dungeon_has_a_master_a_beginners_party_can_beat(theme: str) -> None:
+    """R233: the master of a level-1 dungeon (one level, as the job board posts it) is a level 2-3 monster; the
+    level 4-5 masters wait in harder dungeons (over 32 dungeons the autoplay killed 2 level-4/5 masters)."""
+    masters = set()
+    for seed in range(12):
+        d = generate(seed, level=1, rooms=8, depth=1, theme=theme)
+        r = level_report(d)
+        assert r.master is not None and 2 <= r.master <= 3, (seed, r.master)
+        masters.add(next(g.monster for room in d.rooms if room.boss for g in room.monsters))
+    assert len(masters) >= 2  # drawn from the theme's range, not one monster every time
+    deeper = {level_report(generate(seed, level=3, rooms=12, depth=1, theme=theme)).master for seed in range(6)}
+    assert max(m for m in deeper if m is not None) >= 4  # the strong ones still come, later
