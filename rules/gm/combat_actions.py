@@ -1293,7 +1293,7 @@ def _pray(
         player=gm.rerolls_of(who),
     )
     gm.show_test(who, Attr.PRE, f"praying for {prayer}", res.test)
-    if res.test.verdict.fatigue:
+    if res.test.verdict.fatigue and not gm.morale_pays(who, f"praying for {prayer}"):
         gm.fatigue(who, f"praying for {prayer}", Attr.PRE)
     if res.outcome in (PrayerOutcome.IGNORED, PrayerOutcome.ANGERED):
         text = "The god does not answer." if res.outcome is PrayerOutcome.IGNORED else "The god is angered!"
@@ -1337,7 +1337,7 @@ def _cast(gm: GM, cs: CombatState, f: Fighter, who: Member, spell: str, target: 
     if res.test is not None:
         gm.show_test(who, Attr.INT, f"keeping {spell} in mind", res.test)
         v = res.test.verdict
-        if v.fatigue:
+        if v.fatigue and not gm.morale_pays(who, f"casting {spell}"):
             gm.fatigue(who, f"casting {spell}", Attr.INT)
         if v.critical_failure and ch.has_trait("Bad omens"):
             gm.advance_omens(1, f"{who.name}'s bad omens")

@@ -109,6 +109,10 @@ def start(
         for g in cs.fighters:
             g.shield = max(g.shield, 1)
         gm.emit("miracle", "The miracle holds: every adventurer starts the fight with a shield token.")
+    if exp.morale:  # Miracle 2 out of a fight: its points of morale are for this one (R208)
+        cs.morale, exp.morale = cs.morale + exp.morale, 0
+        gm.emit("morale", f"The miracle holds: the party fights with {cs.morale} point(s) of morale.",
+                morale=cs.morale)
     _initiative(gm, cs, surprise)
     _new_round(gm, cs)
     advance(gm)

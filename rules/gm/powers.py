@@ -1927,6 +1927,21 @@ def miracle(gm: GM, m: Member, special: str, row: object) -> None:
     if special == "heal_1d6_wounds":
         target = most_wounded(gm) or m
         heal(gm, target, DiceExpr.parse("1d6").roll(gm.rng), "a miracle")
+    elif special == "morale_1d6":
+        # "Get 1d6 points of morale in this combat (or next, if out of combat)" (R208): each point pays one
+        # fatigue point a test costs an adventurer in that fight (GM.morale_pays)
+        points = DiceExpr.parse("1d6").roll(gm.rng)
+        cs = gm.c.combat
+        if cs is not None and gm.c.phase is Phase.COMBAT:
+            cs.morale += points
+            gm.emit("morale", f"The party's spirits rise: {points} point(s) of morale for this fight "
+                    f"({cs.morale} in all); each takes a test's fatigue point.", who=m.id, morale=cs.morale)
+            return
+        exp = gm.c.expedition
+        if exp is not None:
+            exp.morale += points
+            gm.emit("morale", f"The party's spirits rise: it starts its next fight with {exp.morale} point(s) of "
+                    "morale; each takes a test's fatigue point.", who=m.id, morale=exp.morale)  # fmt: skip
     elif special == "unexhaust_prayers" and m.adv.prayers is not None:
         m.adv.prayers.rest()
     elif special == "monsters_flee_or_doom_down":

