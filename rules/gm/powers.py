@@ -33,7 +33,7 @@ from rules.dice import DiceExpr, d, roll
 from rules.gm import alchemy
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
-from rules.gm.combat_flow import reinforce
+from rules.gm.combat_flow import Near, reinforce
 from rules.gm.combat_foes import attack_of, flee, hurt_foe
 from rules.gm.combat_gear import WEAPON_SPELLS, Arm
 from rules.gm.combat_state import CombatState, Fighter, Foe, Tile
@@ -305,6 +305,11 @@ def unplayed(content: Content) -> list[str]:
     out += [f"prayer: {p.name}" for p in content.magic.prayers if handler("prayer", p.name) is None]
     out += sorted({f"manoeuvre: {m.name}" for b in content.classes.backgrounds for m in b.manoeuvres
                    if m.name.lower() not in MANOEUVRES})  # fmt: skip
+    names = {m.name for m in content.bestiary.monsters}
+    for row in content.magic.spell_mishaps.rows:  # a summon must put a creature of the bestiary on the grid
+        kind, _, arg = (row.special or "").partition(":")
+        if kind in ("summon_close", "summon_nearby") and arg not in names:
+            out.append(f"spell mishap {row.min}: {arg} (no bestiary sheet)")
     return sorted(out + _items_unplayed(content))
 
 
@@ -457,17 +462,15 @@ def mishap(gm: GM, m: Member, row: Any, cs: CombatState | None = None) -> None:
     """A spell mishap's row (RULINGS R206): what the table row says (fatigue, afflictions, wounds, doom), then its
     special rule: a demon summoned (it joins the fight, or starts one), everyone else Nearby angry, the conductor
     destroyed, every item left in the void.  A summon whose creature has no sheet in the bestiary (the tormentor
-    demon, the endless horror) stays the row's words: a gap of the texts (RULINGS, "Gaps")."""
+    demon, the endless horror: their sheets are derived by R209) comes where the row says, Close or Nearby."""
     gm.apply_row(m, row, "a spell mishap")
     kind, _, arg = (getattr(row, "special", None) or "").partition(":")
     if kind in ("summon_close", "summon_nearby"):
-        try:
-            gm.content.bestiary.monster(arg)
-        except KeyError:
-            return
+        sheet = gm.content.bestiary.monster(arg)  # validate: every summoned name has a sheet
         if gm.c.phase is Phase.CAMP:
             gm.c.camp = None  # the camp is broken by what came through
-        reinforce(gm, [(arg, 1)], f"summoned by {m.name}'s mishap")
+        near = Near(m.id, 1, grid.CLOSE) if kind == "summon_close" else Near(m.id, grid.CLOSE + 1, grid.NEARBY)
+        reinforce(gm, [(sheet.name, 1)], f"summoned by {m.name}'s mishap", near=near)
     elif kind == "others_nearby_angry":
         if cs is not None:
             others = [o for _, o in nearby(gm, cs, cs.fighter(m.id))[0] if o is not m]
@@ -1935,7 +1938,7 @@ def miracle(gm: GM, m: Member, special: str, row: object) -> None:
         if cs is not None and gm.c.phase is Phase.COMBAT:
             cs.morale += points
             gm.emit("morale", f"The party's spirits rise: {points} point(s) of morale for this fight "
-                    f"({cs.morale} in all); each takes a test's fatigue point.", who=m.id, morale=cs.morale)
+                    f"({cs.morale} in all); each takes a test's fatigue point.", who=m.id, morale=cs.morale)  # fmt: skip
             return
         exp = gm.c.expedition
         if exp is not None:

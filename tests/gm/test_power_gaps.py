@@ -74,3 +74,55 @@ def test_morale_is_not_spent_outside_a_fight() -> None:
     gm.rng = Loaded(1, [1] * dice)
     gm.test(m, Attr.STR, "a door")
     assert _fatigue(gm) == 1 and gm.c.expedition.morale == 3
+
+
+# --- Mishaps 15 and 18: the tormentor demon and the endless horror (R209) ----------------------------------------
+
+
+def _mishap_row(gm: GM, special: str) -> object:
+    return next(r for r in gm.content.magic.spell_mishaps.rows if r.special == special)
+
+
+def test_mishap_fifteen_summons_a_tormentor_demon_next_to_the_caster_in_a_fight() -> None:
+    from rules.gm import combat_grid as grid
+    from rules.gm import powers
+    from tests.gm.test_combat import put
+    from tests.gm.test_fight_powers import hall
+
+    gm = arena([("Hobgoblin", 1)], party=2, surprise=None)
+    cs = hall(gm)
+    f = cs.fighters[0]
+    put(gm, f, 6, 2)
+    put(gm, cs.foes[0], 14, 2)
+    powers.mishap(gm, gm.c.member(f.id), _mishap_row(gm, "summon_close:Tormentor Demon"), cs)
+    demon = cs.foes[-1]
+    assert demon.monster == "Tormentor Demon" and demon.active and not demon.side
+    assert grid.distance(demon.tile, f.tile) == 1  # "Close to you"
+    assert demon.ap == 2  # its sheet's armour
+    assert [g.monster for g in cs.groups][-1] == "Tormentor Demon"
+
+
+def test_mishap_eighteen_starts_a_fight_with_an_endless_horror_nearby() -> None:
+    from rules.gm import combat_grid as grid
+    from rules.gm import exploration, powers
+    from rules.gm.state import Phase
+    from tests.gm.scripted import corridor, game
+
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    m = gm.c.party[0]
+    powers.mishap(gm, m, _mishap_row(gm, "summon_nearby:Endless Horror"))
+    assert gm.c.phase is Phase.COMBAT
+    cs = cs_of(gm)
+    assert [e.monster for e in cs.foes] == ["Endless Horror"]
+    assert grid.CLOSE < grid.distance(cs.foes[0].tile, cs.fighter(m.id).tile) <= grid.NEARBY  # "Nearby"
+
+
+def test_validate_names_a_summon_with_no_sheet() -> None:
+    from rules.content.registry import load_content
+    from rules.gm import powers
+
+    assert not [u for u in powers.unplayed(load_content()) if "mishap" in u]
+    content = load_content(cached=False)  # a copy of its own: the cached content stays whole
+    content.bestiary.monsters[:] = [m for m in content.bestiary.monsters if m.name != "Endless Horror"]
+    assert "spell mishap 18: Endless Horror (no bestiary sheet)" in powers.unplayed(content)
