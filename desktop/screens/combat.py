@@ -44,7 +44,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Attack", ("attack", "reload", "feint", "intimidate")),
     ("Manoeuvres and magic", ("manoeuvre", "cast", "pray")),
     ("Defence and recovery", ("defend", "dodge", "recover", "breath", "fearless", "break_free")),
-    ("Allies and gear", ("help", "help_up", "stabilise", "item", "detach", "equip", "pickup", "move")),
+    ("Allies and gear", ("help", "help_up", "stabilise", "item", "living_ashes", "detach", "equip", "pickup", "move")),
 )
 #: Kinds aimed at one enemy: only the ones possible now are listed (plus one greyed, to say why not).
 TARGETED = ("attack", "manoeuvre", "feint", "cast", "pray")

@@ -28,6 +28,7 @@ from rules.gm.combat_gear import (
     WEAPON_SPELLS,
     Arm,
     arms_of,
+    ashes_bonus,
     has_conductor,
     in_hands,
     is_shield,
@@ -537,6 +538,50 @@ def _quick_item_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> lis
                             f, target=g.id, reason=reason, params=(("item", entry.name),), rule=entry.text,
                             items=(entry.name,)))  # fmt: skip
     return out
+
+
+@_for_fighter
+def _living_ashes_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """Living ashes in a fight (R211): "+1 damage to a weapon during expedition", a quick item — using it is the
+    fight's "use item" action (1 action), on a weapon in the hand of the user or of an ally Close."""
+    names = powers.items_with_rule(gm.content, "weapon_damage_bonus_expedition")
+    item = next((i for i in who.adv.inventory.items if i.name.lower() in names), None)
+    exp = gm.c.expedition
+    if item is None or exp is None:
+        return []
+    out: list[Action] = []
+    for g, m in [(f, who), *_allies_close(gm, cs, f)]:
+        for held in in_hands(m):
+            entry = weapon_entry(gm, held.name)
+            if entry is None or entry.name in WEAPON_SPELLS:
+                continue
+            done = exp.ashes.get(m.id) == entry.name
+            whose = "their" if g is f else f"{m.name}'s"
+            out.append(offer(f"living_ashes:{f.id}:{g.id}:{entry.name}", "living_ashes",
+                             f"{who.name}: rub the {item.name.lower()} on {whose} {entry.name} (+{ashes_bonus(gm)} "
+                             "damage this expedition)", f, target=g.id,
+                             reason=f"The {entry.name} already burns with them." if done else None,
+                             params=(("weapon", entry.name), ("item", item.name)),
+                             rule=f"{item.name} (quick; in a fight, the use item action): +{ashes_bonus(gm)} damage "
+                             "to a weapon during the expedition; its usage die is rolled.",
+                             items=(item.name,)))  # fmt: skip
+    return out
+
+
+@TABLE.applies("living_ashes")
+def _living_ashes(t: Turn, action: Action) -> None:
+    item = t.who.adv.inventory.find(str(action.param("item")))
+    exp = t.gm.c.expedition
+    if item is None or exp is None:
+        raise RuleError(f"{t.who.name} has no living ashes")
+    g = t.cs.fighter(action.target or "")
+    m = t.gm.c.member(g.id)
+    weapon = str(action.param("weapon"))
+    exp.ashes[m.id] = weapon
+    t.gm.emit("living_ashes", f"{t.who.name} rubs the {item.name.lower()} on {m.name}'s {weapon}: it smoulders "
+              f"(+{ashes_bonus(t.gm)} damage until the party leaves).", who=t.who.id, target=m.id,
+              weapon=weapon)  # fmt: skip
+    use_up(t.gm, t.who, item)
 
 
 @_for_fighter

@@ -126,3 +126,37 @@ def test_validate_names_a_summon_with_no_sheet() -> None:
     content = load_content(cached=False)  # a copy of its own: the cached content stays whole
     content.bestiary.monsters[:] = [m for m in content.bestiary.monsters if m.name != "Endless Horror"]
     assert "spell mishap 18: Endless Horror (no bestiary sheet)" in powers.unplayed(content)
+
+
+# --- Living ashes in a fight (R211) --------------------------------------------------------------------------------
+
+
+def test_living_ashes_in_a_fight_are_the_use_item_action_on_a_weapon_in_hand_and_add_their_damage_at_once() -> None:
+    from rules.gm.combat_gear import weapon_arms
+    from rules.inventory import Carried
+    from tests.gm.test_combat import put
+    from tests.gm.test_fight_powers import hall
+
+    gm = arena([("Hobgoblin", 1)], party=2, surprise=None)  # everyone holds a Falchion
+    cs = hall(gm)
+    fa, fb = cs.fighters
+    put(gm, fa, 6, 1)
+    put(gm, fb, 7, 1)  # Close
+    put(gm, cs.foes[0], 14, 1)
+    carrier, ally = gm.c.member(fa.id), gm.c.member(fb.id)
+    carrier.adv.inventory.add(Carried("Living ashes", "", usage=4, rarity="rare"))
+    acts = {a.id: a for a in gm.legal_actions() if a.kind == "living_ashes"}
+    assert set(acts) == {f"living_ashes:{fa.id}:{fa.id}:Falchion", f"living_ashes:{fa.id}:{fb.id}:Falchion"}
+    rub = acts[f"living_ashes:{fa.id}:{fb.id}:Falchion"]
+    assert rub.available and rub.cost.actions == 1 and rub.who == fa.id
+    before = next(a for a in weapon_arms(gm, ally) if a.key == "Falchion").attack.damage
+    actions = fa.actions
+    load(gm, 3)  # the Ud4: 3, kept
+    gm.apply(rub.id)
+    assert fa.actions == actions - 1
+    assert next(a for a in weapon_arms(gm, ally) if a.key == "Falchion").attack.damage == before + 1
+    assert gm.c.expedition is not None and gm.c.expedition.ashes == {fb.id: "Falchion"}
+    again = next(a for a in gm.legal_actions() if a.id == rub.id)
+    assert not again.available and "already burns" in (again.reason or "")
+    put(gm, fb, 12, 1)  # no longer Close: not offered on the ally
+    assert not any(a.target == fb.id for a in gm.legal_actions() if a.kind == "living_ashes")
