@@ -25,6 +25,7 @@ from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
 from rules.gm.combat_foes import hurt_foe, silenced, wake
 from rules.gm.combat_gear import (
+    SILVER_PER_SHOT,
     WEAPON_SPELLS,
     Arm,
     arms_of,
@@ -38,7 +39,7 @@ from rules.gm.combat_gear import (
 )
 from rules.gm.combat_state import CombatState, Dropped, Fighter, Foe
 from rules.gm.events import Action, Cost
-from rules.gm.gear import carries, gift_noun, give, stabilisers, use_up, why_not_give
+from rules.gm.gear import carries, gift_noun, give, stabilisers, use_up, why_no_use, why_not_give
 from rules.gm.table import ActionTable
 from rules.inventory import HANDS
 from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, invoke_prayer
@@ -357,6 +358,9 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
             if spell in WEAPON_SPELLS:
                 if reason is None and spell in f.spells:
                     reason = "Already in effect for this combat."
+                shot = SILVER_PER_SHOT.get(spell, 0)
+                if reason is None and shot and ch.silver < shot:
+                    reason = f"Needs {shot} silver per shot: {who.name} has {ch.silver}."
                 out.append(offer(f"cast:{f.id}:{spell}", "cast", f"{who.name}: cast {spell}", f, cost, reason=reason,
                                 params=(("spell", spell),), rule=rule))  # fmt: skip
                 continue
@@ -412,7 +416,13 @@ def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
         answered = _chance(ch, Attr.PRE, powers.banishing_dice(gm, who, "prayer", prayer)[0])
         for aim in powers.fight_targets(gm, cs, f, power):
             label = f"{who.name}: pray for {prayer} on {aim.whom}" + (" (desperate plea)" if exhausted and plea else "")
-            label += f" (PRE {answered})"
+            if entry is not None and entry.attack and isinstance(aim.target, Foe):
+                # a prayer that attacks (Cleansing Flames): answered first, then its own blow must hit
+                arm = powers.prayer_arm(entry, f)
+                hit = hit_odds(gm, cs, f, who, arm, aim.target)
+                label += f" (PRE {answered} answered, then {entry.attack} {hit:.0%} to hit)"
+            else:
+                label += f" (PRE {answered})"
             out.append(offer(f"pray:{f.id}:{prayer}:{aim.id}", "pray", label, f, cost, target=aim.id,
                             reason=why or aim.reason, params=(("prayer", prayer), ("plea", exhausted)),
                             rule=rule))  # fmt: skip
@@ -533,7 +543,7 @@ def _quick_item_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> lis
             continue
         for g, m in [(f, who), *_allies_close(gm, cs, f)]:
             whom = "themself" if g is f else m.name
-            reason = None if m.adv.character.condition is not Condition.DEAD else "Dead."
+            reason = "Dead." if m.adv.character.condition is Condition.DEAD else why_no_use(entry, m)
             out.append(offer(f"item:{f.id}:{entry.name}:{g.id}", "item", f"{who.name}: use {entry.name} on {whom}",
                             f, target=g.id, reason=reason, params=(("item", entry.name),), rule=entry.text,
                             items=(entry.name,)))  # fmt: skip
@@ -1139,21 +1149,11 @@ def attack(
     it in the test's reason; its handler in :data:`ATTACK_MODES`, if it has one, changes the blow."""
     way = ATTACK_MODES.get(mode)
     ch = who.adv.character
-    atk = attack_with or arm.attack
-    if attack_with is None and arm.close_attack is not None and grid.close(f.tile, foe.tile):
-        atk = arm.close_attack  # Long Spear: "When hitting tiles close use (-STR 1+1)"
-    attrs = list(atk.attributes)
-    backstab = ch.has_trait("Cold blood") and core.engaged(gm, cs, foe, f)
-    if backstab and Attr.STR in attrs and Attr.DEX not in attrs:
-        attrs.append(Attr.DEX)  # Cold blood: "you may use Dexterity to hit with weapons that would require Strength"
-    if core.lasting(cs, f, "Telekinesis") and Attr.STR in attrs and Attr.INT not in attrs:
-        attrs.append(Attr.INT)  # Telekinesis: "use any weapon with intelligence as strength for one turn"
+    atk, attr, adv, dis, offered, backstab = _aim(gm, cs, f, who, arm, foe, attack_with, attr_override,
+                                                  extra_disadvantage)  # fmt: skip
     fury = f.effects.pop("Righteous Fury", 0) >= cs.round  # "3 extra dice in the next row ... one wound"
     if fury:
         extra_dice += 3
-    attr = attr_override or max(attrs, key=lambda a: (ch.available(a, in_combat=True), -attrs.index(a)))
-    adv, dis = _edge(gm, cs, f, who, foe, atk, extra_disadvantage)
-    offered = foe.dodge + (0 if arm.ignore_shields else foe.shield)
     reason = f"attacking {core.label(foe)} with the {arm.name}" + (f" ({mode})" if mode else "")
     if arm.silver:
         ch.silver -= arm.silver
@@ -1197,6 +1197,50 @@ def attack(
 
 
 powers.FIGHT_ATTACK = attack
+
+
+def _aim(
+    gm: GM,
+    cs: CombatState,
+    f: Fighter,
+    who: Member,
+    arm: Arm,
+    foe: Foe,
+    attack_with: Attack | None = None,
+    attr_override: Attr | None = None,
+    extra_disadvantage: int = 0,
+) -> tuple[Attack, Attr, int, int, int, bool]:
+    """How ``who``'s blow with ``arm`` at ``foe`` is rolled: the notation, the attribute, advantage and
+    disadvantage, the enemy's tokens that force rerolls, and whether Cold blood's backstab applies."""
+    ch = who.adv.character
+    atk = attack_with or arm.attack
+    if attack_with is None and arm.close_attack is not None and grid.close(f.tile, foe.tile):
+        atk = arm.close_attack  # Long Spear: "When hitting tiles close use (-STR 1+1)"
+    attrs = list(atk.attributes)
+    backstab = ch.has_trait("Cold blood") and core.engaged(gm, cs, foe, f)
+    if backstab and Attr.STR in attrs and Attr.DEX not in attrs:
+        attrs.append(Attr.DEX)  # Cold blood: "you may use Dexterity to hit with weapons that would require Strength"
+    if core.lasting(cs, f, "Telekinesis") and Attr.STR in attrs and Attr.INT not in attrs:
+        attrs.append(Attr.INT)  # Telekinesis: "use any weapon with intelligence as strength for one turn"
+    attr = attr_override or max(attrs, key=lambda a: (ch.available(a, in_combat=True), -attrs.index(a)))
+    adv, dis = _edge(gm, cs, f, who, foe, atk, extra_disadvantage)
+    offered = foe.dodge + (0 if arm.ignore_shields else foe.shield)
+    return atk, attr, adv, dis, offered, backstab
+
+
+def hit_odds(gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, foe: Foe) -> float:
+    """The exact chance that ``who``'s blow with ``arm`` hits ``foe`` now, rolled as :func:`attack` rolls it (the
+    help an ally gave, the enemy's tokens, advantage and disadvantage; the player's extra effort aside)."""
+    if f.free_crit:
+        return 1.0
+    _atk, attr, adv, dis, offered, _ = _aim(gm, cs, f, who, arm, foe)
+    extra = arm.dice + (3 if f.effects.get("Righteous Fury", 0) >= cs.round else 0)
+    options: dict[str, Any] = {"advantage": adv, "disadvantage": dis, "opponent_rerolls": offered}
+    helper = helper_of(gm, cs, f)
+    if helper is not None:
+        options.update(help=True, helper_proficiency=helper.adv.character.attr(attr).proficiency)
+    spec = who.adv.character.test_spec(attr, in_combat=True, **options)
+    return odds(spec.with_(dice=spec.dice + extra) if extra else spec).success
 
 
 def _edge(

@@ -1118,14 +1118,18 @@ def _cleansing_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who
         if m is not None:
             _cleanse(gm, m)
         return
-    from rules.gm.combat_gear import Arm
-    from rules.notation import parse_attack
-
     entry = next(p for p in gm.content.magic.prayers if p.name == "Cleansing Flames")
-    arm = Arm(key="Cleansing Flames", name="Cleansing Flames", attack=parse_attack(entry.attack or "STR 1PR+6"),
-              reach=grid.CLOSE, spell=True)  # fmt: skip
+    arm = prayer_arm(entry, f)
     if FIGHT_ATTACK is not None:
         FIGHT_ATTACK(gm, cs, f, caster, arm, who)
+
+
+def prayer_arm(entry: Any, f: Fighter) -> Arm:
+    """The blow of a prayer that attacks with its own notation (Cleansing Flames: "attacking with STR 1PR+6"),
+    Close, as a spell (magic)."""
+    from rules.notation import parse_attack
+
+    return Arm(key=entry.name, name=entry.name, attack=parse_attack(entry.attack), reach=grid.CLOSE, spell=True)
 
 
 def _cleansing_outside(gm: GM, caster: Member) -> None:
@@ -1938,7 +1942,8 @@ def miracle(gm: GM, m: Member, special: str, row: object) -> None:
         if cs is not None and gm.c.phase is Phase.COMBAT:
             cs.morale += points
             gm.emit("morale", f"The party's spirits rise: {points} point(s) of morale for this fight "
-                    f"({cs.morale} in all); each takes a test's fatigue point.", who=m.id, morale=cs.morale)  # fmt: skip
+                    f"({cs.morale} in all); each takes a test's fatigue point.", who=m.id,
+                    morale=cs.morale)  # fmt: skip
             return
         exp = gm.c.expedition
         if exp is not None:

@@ -1,6 +1,6 @@
 """Issue #13's last gaps, each scripted to the exact change its text describes: Miracle 2's points of morale
 (RULINGS R208), the tormentor demon and the endless horror of the spell mishaps (R209), Living ashes in a fight
-(R211), and the playtests' greyed powers (R212)."""
+(R211), and what the playtests found greyed or unclear."""
 
 from __future__ import annotations
 
@@ -160,3 +160,65 @@ def test_living_ashes_in_a_fight_are_the_use_item_action_on_a_weapon_in_hand_and
     assert not again.available and "already burns" in (again.reason or "")
     put(gm, fb, 12, 1)  # no longer Close: not offered on the ally
     assert not any(a.target == fb.id for a in gm.legal_actions() if a.kind == "living_ashes")
+
+
+# --- what the playtests found ----------------------------------------------------------------------------------
+
+
+def test_cleansing_flames_on_an_enemy_shows_the_prayers_odds_and_then_the_blows_exact_odds_to_hit() -> None:
+    from rules.gm.combat_actions import hit_odds
+    from rules.gm.powers import prayer_arm
+    from rules.odds import odds
+    from tests.gm.test_combat import put
+    from tests.gm.test_fight_powers import one_on_one, priest
+
+    gm, cs, f, e = one_on_one("Lesser Demon")  # "Small and fast, add disadvantage to hit"
+    priest(gm, f, "Cleansing Flames")
+    put(gm, e, 7, 1)
+    e.dodge = 1
+    who = gm.c.member(f.id)
+    ch = who.adv.character
+    entry = next(p for p in gm.content.magic.prayers if p.name == "Cleansing Flames")
+    spec = ch.test_spec(Attr.STR, in_combat=True, disadvantage=1, opponent_rerolls=1)
+    hit = odds(spec).success
+    assert hit_odds(gm, cs, f, who, prayer_arm(entry, f), e) == hit
+    pre = odds(ch.test_spec(Attr.PRE, in_combat=True)).success
+    action = next(a for a in gm.legal_actions() if a.id == f"pray:{f.id}:Cleansing Flames:{e.id}")
+    assert action.label.endswith(f"(PRE {pre:.0%} answered, then STR 1PR+6 {hit:.0%} to hit)")
+    ally = next(a for a in gm.legal_actions() if a.id == f"pray:{f.id}:Cleansing Flames:{f.id}")
+    assert ally.label.endswith(f"(PRE {pre:.0%})")  # on an ally it cures: no blow
+
+
+def test_silver_cannon_is_greyed_without_silver_with_the_reason() -> None:
+    from tests.gm.test_fight_powers import one_on_one, wizard
+
+    gm, _cs, f, _e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Silver cannon")
+    ch = gm.c.member(f.id).adv.character
+    ch.silver = 0
+    cast = next(a for a in gm.legal_actions() if a.id == f"cast:{f.id}:Silver cannon")
+    assert not cast.available and cast.reason == f"Needs 1 silver per shot: {gm.c.member(f.id).name} has 0."
+    ch.silver = 1
+    assert next(a for a in gm.legal_actions() if a.id == f"cast:{f.id}:Silver cannon").available
+
+
+def test_a_healing_tonic_in_a_fight_is_greyed_for_one_with_no_int_or_dex_wound() -> None:
+    from rules.inventory import Carried
+    from tests.gm.test_fight_powers import one_on_one
+
+    gm, _cs, f, _e = one_on_one("Hobgoblin")
+    m = gm.c.member(f.id)
+    ch = m.adv.character
+    m.adv.inventory.add(Carried("Healing tonic", "", usage=4, rarity="uncommon"))
+    for a in Attr:
+        ch.attrs[a].wounds = 0
+    ch.attrs[Attr.STR].wounds = 1  # "Heals one INT or DEX wound": a STR wound is not its business
+    use = next(a for a in gm.legal_actions() if a.id == f"item:{f.id}:Healing tonic:{f.id}")
+    assert not use.available
+    assert use.reason == f"No use now: it heals INT or DEX wounds: {m.name} has none."
+    ch.attrs[Attr.DEX].wounds = 1
+    use = next(a for a in gm.legal_actions() if a.id == f"item:{f.id}:Healing tonic:{f.id}")
+    assert use.available
+    ch.afflictions.add("hungry")  # "Wounds do not heal"
+    use = next(a for a in gm.legal_actions() if a.id == f"item:{f.id}:Healing tonic:{f.id}")
+    assert use.reason == "No use now: Hungry: wounds do not heal."
