@@ -361,7 +361,8 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
                 shot = SILVER_PER_SHOT.get(spell, 0)
                 if reason is None and shot and ch.silver < shot:
                     reason = f"Needs {shot} silver per shot: {who.name} has {ch.silver}."
-                out.append(offer(f"cast:{f.id}:{spell}", "cast", f"{who.name}: cast {spell}", f, cost, reason=reason,
+                label = f"{who.name}: cast {spell} (INT {_chance(ch, Attr.INT)} to keep it)"
+                out.append(offer(f"cast:{f.id}:{spell}", "cast", label, f, cost, reason=reason,
                                 params=(("spell", spell),), rule=rule))  # fmt: skip
                 continue
             power = powers.handler("spell", spell)
