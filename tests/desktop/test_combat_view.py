@@ -289,7 +289,7 @@ def test_a_powers_row_keeps_its_odds_and_aims_at_the_nearest_enemy(qtbot, view) 
     from rules.inventory import Carried
     from rules.magic import Spellbook
 
-    v, h = view
+    v, _h = view
     s = v.session
     acting = next(a.who for a in s.actions() if a.available)
     m = s.campaign.member(acting)
