@@ -243,7 +243,7 @@ def _strength(gm: GM, cs: CombatState, e: Foe) -> tuple[int, int]:
 
 
 def _best_power(gm: GM, cs: CombatState, f: Fighter, mine: list[Action]) -> Action | None:
-    """A wizard stuns, holds or imprisons the strongest enemy (when more than a straggler is left); a cleric
+    """A wizard stuns, holds or imprisons the strongest enemy its powers reach (not a last bare straggler); a cleric
     grants mercy to the nearly dead; a shield spell goes up first."""
     powers = [a for a in mine if a.kind in ("cast", "pray") and a.target]
     if not powers:
@@ -255,7 +255,6 @@ def _best_power(gm: GM, cs: CombatState, f: Fighter, mine: list[Action]) -> Acti
             return a  # a swarm to command is worth a prayer
     foes = cs.active_foes()
     free = [e for e in foes if not any(core.lasting(cs, e, x) for x in _OUT)]
-    strong = max((_strength(gm, cs, e) for e in free), default=(0, 0))
     options: list[tuple[tuple[int, int, int], Action]] = []
     for a in powers:
         name = str(a.param("spell") or a.param("prayer"))
@@ -268,9 +267,11 @@ def _best_power(gm: GM, cs: CombatState, f: Fighter, mine: list[Action]) -> Acti
         if name == "Arcane prison" and len(free) < 2:
             continue  # nothing touches the crystal: locking the last free enemy stalls the fight (wizard playtest)
         level, left = _strength(gm, cs, e)
-        if name != "Mercy" and ((len(foes) < 2 and left <= 2) or (level, left) < strong):
-            continue  # one weak enemy left: strike it down instead
+        if name != "Mercy" and len(foes) < 2 and left <= 2 and e.ap == 0:
+            continue  # one weak, unarmoured enemy left: strike it down instead
         options.append(((level, left, -DISABLING.index(name)), a))
+    # the strongest enemy the powers reach (an out-of-reach stronger one no longer stops the caster: the
+    # necromancer stood by, or scratched at an armoured husk with a dagger, with Command undead in mind)
     return max(options, key=lambda o: o[0])[1] if options else None
 
 

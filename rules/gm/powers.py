@@ -72,6 +72,7 @@ class Power:
     aim: Aim = "ally"
     others: bool = False  # aimed at someone else than the caster (Nether swap)
     fits: Fits | None = None  # why an enemy in reach is no target for it (None: it is)
+    helps: Callable[[GM, Member], str | None] | None = None  # why an ally in reach is no target (None: it is)
     ready: Callable[[GM, Member], str | None] | None = None  # out of a fight: why not now (None: it may)
 
 
@@ -326,6 +327,8 @@ def fight_targets(gm: GM, cs: CombatState, f: Fighter, power: Power) -> list[Aim
                 continue
             why = "Locked in an arcane crystal: nothing touches them." if g is not f and core.lasting(
                 cs, g, "Arcane prison") else None  # fmt: skip
+            if why is None and power.helps is not None:
+                why = power.helps(gm, m)
             out.append(Aimed(g.id, "themself" if g is f else m.name, g, why))
     if power.aim in ("foe", "creature"):
         for e in cs.active_foes():
@@ -530,12 +533,26 @@ def _cure(gm: GM, target: Member) -> None:
     gm.cure(target, "bleeding", CURE)
 
 
+def _cure_helps(gm: GM, m: Member) -> str | None:
+    """Why Cure Light Wounds would do ``m`` no good: no wound and no bleeding, or wounds a hungry body does not
+    heal ("Hungry: wounds do not heal") and no bleeding to stop.  An answered prayer was spent on them for
+    nothing (a playtest: a desperate plea healed a hungry cleric of 0 wounds)."""
+    ch = m.adv.character
+    if "bleeding" in ch.afflictions:
+        return None
+    if not any(ch.attrs[a].wounds for a in ATTRS):
+        return f"No use now: {m.name} has no wound and is not bleeding."
+    if "hungry" in ch.afflictions:
+        return f"No use now: {m.name} is hungry (wounds do not heal) and not bleeding."
+    return None
+
+
 def _cure_outside(gm: GM, caster: Member) -> None:
     """The caster's player chooses whom it heals among the wounded and the bleeding: the bleeding first (they
     lose fatigue every turn), then the most wounded, offered in that order (the GM-decides pick is the first).
     The engine used to pick the most wounded, so a cleric healed their own scratches while a companion bled."""
     ch = {m.id: m.adv.character for m in gm.alive()}
-    hurt = [m for m in gm.alive() if "bleeding" in ch[m.id].afflictions or any(ch[m.id].attrs[a].wounds for a in ATTRS)]
+    hurt = [m for m in gm.alive() if _cure_helps(gm, m) is None]
     hurt.sort(key=lambda m: ("bleeding" not in ch[m.id].afflictions, -sum(ch[m.id].attrs[a].wounds for a in ATTRS)))
     if len(hurt) <= 1:
         _cure(gm, hurt[0] if hurt else caster)
@@ -560,7 +577,15 @@ def _hurt_ready(gm: GM, caster: Member) -> str | None:
     return "No one is wounded or bleeding."
 
 
-_register(Power("prayer", CURE, _cure_outside, _cure_in_fight, reach=grid.NEARBY, ready=_hurt_ready))  # "Nearby"
+def _cure_ready(gm: GM, caster: Member) -> str | None:
+    why = _hurt_ready(gm, caster)
+    if why is None and not any(_cure_helps(gm, m) is None for m in gm.alive()):
+        return "No use now: the wounded are hungry (wounds do not heal) and no one is bleeding."
+    return why
+
+
+_register(Power("prayer", CURE, _cure_outside, _cure_in_fight, reach=grid.NEARBY, ready=_cure_ready,
+                helps=_cure_helps))  # "Nearby"
 
 
 def _light_prayer(gm: GM, caster: Member) -> None:
@@ -905,6 +930,8 @@ def _command_fits(gm: GM, cs: CombatState, e: Foe) -> str | None:
     m = core.sheet(gm, e.monster)
     if "undead" not in m.tags:
         return "Works only on the undead."
+    if core.lasting(cs, e, "Command undead"):
+        return "Already commanded for this fight."  # a second command was offered, and spent, on it
     return None if m.level <= 3 else f"Only undead up to level 3 (this one is level {m.level})."
 
 

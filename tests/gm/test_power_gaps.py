@@ -222,3 +222,28 @@ def test_a_healing_tonic_in_a_fight_is_greyed_for_one_with_no_int_or_dex_wound()
     ch.afflictions.add("hungry")  # "Wounds do not heal"
     use = next(a for a in gm.legal_actions() if a.id == f"item:{f.id}:Healing tonic:{f.id}")
     assert use.reason == "No use now: Hungry: wounds do not heal."
+
+
+def test_cure_light_wounds_is_greyed_for_a_hungry_ally_it_cannot_heal_unless_they_bleed() -> None:
+    """Playtest (seed 68): a desperate plea answered on a hungry cleric "heals 0 wound(s)" — spent for nothing."""
+    from tests.gm.test_combat import healer_and_ally
+
+    gm, fa, fb = healer_and_ally(9)
+    b = gm.c.member(fb.id)
+    ch = b.adv.character
+    ch.attrs[Attr.DEX].wounds = 1
+    ch.afflictions.add("hungry")
+    pray = next(a for a in gm.legal_actions() if a.id == f"pray:{fa.id}:Cure Light Wounds:{fb.id}")
+    assert pray.reason == "No use now: the wounded are hungry (wounds do not heal) and no one is bleeding."
+    me = gm.c.member(fa.id).adv.character
+    me.attrs[Attr.STR].wounds = 1  # the cleric is wounded too (and fed): the prayer is said, not on the ally
+    pray = next(a for a in gm.legal_actions() if a.id == f"pray:{fa.id}:Cure Light Wounds:{fb.id}")
+    assert not pray.available
+    assert pray.reason == f"No use now: {b.name} is hungry (wounds do not heal) and not bleeding."
+    ch.afflictions.add("bleeding")  # it still stops the bleeding
+    assert next(a for a in gm.legal_actions() if a.id == pray.id).available
+    ch.afflictions -= {"bleeding", "hungry"}
+    ch.attrs[Attr.DEX].wounds = 0
+    pray = next(a for a in gm.legal_actions() if a.id == f"pray:{fa.id}:Cure Light Wounds:{fb.id}")
+    assert not pray.available and pray.reason == f"No use now: {b.name} has no wound and is not bleeding."
+    assert next(a for a in gm.legal_actions() if a.id == f"pray:{fa.id}:Cure Light Wounds:{fa.id}").available
