@@ -1164,7 +1164,15 @@ def _cleansing_outside(gm: GM, caster: Member) -> None:
     _cleanse(gm, worst)
 
 
-_register(Power("prayer", "Cleansing Flames", _cleansing_outside, _cleansing_in_fight, aim="creature"))
+def _cleansing_helps(gm: GM, m: Member) -> str | None:
+    """On an ally the flames only cure: no use on one with no affliction they burn away."""
+    if set(m.adv.character.afflictions) - UNCLEANSED:
+        return None
+    return f"No use now: {m.name} has no affliction the flames burn away (not cursed, doomed or plagued)."
+
+
+_register(Power("prayer", "Cleansing Flames", _cleansing_outside, _cleansing_in_fight, aim="creature",
+                helps=_cleansing_helps))
 
 
 def _season_choice(gm: GM, m: Member) -> tuple[Attr, Attr] | None:

@@ -247,3 +247,19 @@ def test_cure_light_wounds_is_greyed_for_a_hungry_ally_it_cannot_heal_unless_the
     pray = next(a for a in gm.legal_actions() if a.id == f"pray:{fa.id}:Cure Light Wounds:{fb.id}")
     assert not pray.available and pray.reason == f"No use now: {b.name} has no wound and is not bleeding."
     assert next(a for a in gm.legal_actions() if a.id == f"pray:{fa.id}:Cure Light Wounds:{fa.id}").available
+
+
+def test_cleansing_flames_is_greyed_on_an_ally_with_nothing_to_burn_away() -> None:
+    from tests.gm.test_fight_powers import one_on_one, priest
+
+    gm, _cs, f, _e = one_on_one("Hobgoblin")
+    priest(gm, f, "Cleansing Flames")
+    m = gm.c.member(f.id)
+    m.adv.character.afflictions.clear()
+    m.adv.character.afflictions.add("cursed")  # not the flames' to cure
+    pray = next(a for a in gm.legal_actions() if a.id == f"pray:{f.id}:Cleansing Flames:{f.id}")
+    assert not pray.available
+    assert pray.reason == (f"No use now: {m.name} has no affliction the flames burn away (not cursed, doomed or "
+                           "plagued).")
+    m.adv.character.afflictions.add("terrified")
+    assert next(a for a in gm.legal_actions() if a.id == pray.id).available
