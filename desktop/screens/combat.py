@@ -616,12 +616,14 @@ class CombatView(QWidget):
                 # a power aimed at enemies: one row, at the nearest (as a click on the grid attacks); the enemy's
                 # right-click menu on the grid offers it at every other, with its odds
                 at_foes: dict[str, list[Action]] = {}
+                rest: list[Action] = []
                 for a in ok:
                     if _is_foe(cs, a.target):
                         at_foes.setdefault(str(a.param("spell") or a.param("prayer")), []).append(a)
                     else:
-                        out.append(a)
-                out += [nearest(cs, self._acting, group) or group[0] for group in at_foes.values()]
+                        rest.append(a)
+                # at the enemies first (what a fight is for), then on oneself and the allies
+                out += [nearest(cs, self._acting, group) or group[0] for group in at_foes.values()] + rest
             elif ok:
                 out += ok
             elif of_kind and kind == "attack":
