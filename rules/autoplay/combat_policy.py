@@ -2,7 +2,8 @@
 
 In order: recover when stunned; leave a fight that is lost (half the party
 down, dice nearly gone against fresh enemies, or no weapon that can harm any
-enemy) through the door, walking towards it if need be; stabilise the dying,
+enemy) through the door, walking towards it if need be — once the dying in
+reach are stabilised or prayed for; stabilise the dying,
 help the collapsed up, pull off what clings; break free of a grab; bandage a
 bleeding wound; pick up a dropped weapon; guard when badly hurt; attack the
 most hurt enemy in reach with something that can harm it and an attribute that
@@ -53,7 +54,7 @@ def _attr_left(who: Member, arm: Arm) -> int:
 HEALING_PRAYER = "Cure Light Wounds"
 
 
-def _healing_prayer(gm: GM, mine: list[Action]) -> Action | None:
+def _healing_prayer(gm: GM, mine: list[Action], *, dying_only: bool = False) -> Action | None:
     """A cleric prays for Cure Light Wounds on whoever needs it most: the dying first, then the bleeding and the
     badly hurt (two wounds or more).  Not on the hungry (their wounds do not heal), and the desperate plea only
     for the dying."""
@@ -70,7 +71,7 @@ def _healing_prayer(gm: GM, mine: list[Action]) -> Action | None:
         bleeding = "bleeding" in ch.afflictions
         if a.param("plea") and not dying:
             continue
-        if not (dying or bleeding or wounds >= 2):
+        if not (dying or bleeding or wounds >= 2) or (dying_only and not dying):
             continue
         need = 10 * dying + 3 * bleeding + wounds
         if best is None or need > best[0]:
@@ -101,6 +102,10 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
         return first("recover", lambda a: a.param("what") == "stun") or end or mine[0]
     moves = [a for a in mine if a.kind == "move" and a.param("x") is not None]
     if should_flee(gm, cs):
+        # the dying first: left behind, they die (the sims: a cleric walked off from a dying ally it could heal)
+        keep = first("stabilise") or _healing_prayer(gm, mine, dying_only=True)
+        if keep is not None:
+            return keep
         retreat = _retreat(gm, cs, f, first, moves)
         if retreat is not None:
             return retreat
