@@ -44,7 +44,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Attack", ("attack", "reload", "feint", "intimidate")),
     ("Manoeuvres and magic", ("manoeuvre", "cast", "pray")),
     ("Defence and recovery", ("defend", "dodge", "recover", "breath", "fearless", "break_free")),
-    ("Allies and gear", ("help", "help_up", "stabilise", "item", "detach", "equip", "pickup", "move")),
+    ("Allies and gear", ("help", "help_up", "stabilise", "item", "living_ashes", "detach", "equip", "pickup", "move")),
 )
 #: Kinds aimed at one enemy: only the ones possible now are listed (plus one greyed, to say why not).
 TARGETED = ("attack", "manoeuvre", "feint", "cast", "pray")
@@ -354,7 +354,15 @@ def short_label(a: Action, names: dict[str, str]) -> str:
     m = _RECOVER.fullmatch(label)
     if m:
         return f"Recover: drop {m.group(1)}, +1 {m.group(2)}"
-    if a.kind == "attack" and a.target:
+    if a.kind in ("cast", "pray"):
+        # a power's odds stay in sight, shortened: "INT 50% to keep it" -> "INT 50%", a prayer's blow -> "hit 42%"
+        paren = _PAREN.search(label)
+        if paren is not None and "%" in paren.group(1):
+            odds = paren.group(1).replace(" to keep it", "").replace(" answered", "")
+            odds = re.sub(r", then \S+ \S+ (\d+%) to hit", r", hit \1", odds)
+            body = re.sub(r" \(e(\d+)\)", r" \1", label[: paren.start()].rstrip())
+            label = f"{body} · {odds}"
+    elif a.kind == "attack" and a.target:
         paren = _PAREN.search(label)
         notation = f" ({paren.group(1)})" if paren else ""
         foe = label.split(" with the ")[0].removeprefix("attack ")
@@ -377,6 +385,10 @@ def fitted(a: Action, names: dict[str, str]) -> Action:
         return a
     rule = a.label + (f" — {a.rule}" if a.rule else "")
     return dataclasses.replace(a, label=short, rule=rule)
+
+
+def _is_foe(cs: CombatState, target: str | None) -> bool:
+    return any(e.id == target for e in cs.foes)
 
 
 def nearest(cs: CombatState, who: str | None, actions: Sequence[Action]) -> Action | None:
@@ -562,6 +574,8 @@ class CombatView(QWidget):
         else:
             f = cs.fighter(self._acting)
             left = f"{f.actions} action{'s' if f.actions != 1 else ''} left"
+            if cs.morale:  # Miracle 2 (RULINGS R208)
+                left += f" · party morale {cs.morale} (pays a test's fatigue)"
             self.who.setText(f"{names.get(self._acting, self._acting)} — {left}")
         shown = self._listed(mine, names, cs)
         self.list.set_actions(shown, groups=GROUPS)
@@ -579,7 +593,7 @@ class CombatView(QWidget):
         reach = sum(1 for a in moves if a.available and a.param("x") is not None)
         if reach:
             hint = (f"Gold tile: move ({moves[0].cost}) · marked enemy: the attack with the best odds · right click: "
-                    "every attack, with its odds.")  # fmt: skip
+                    "every attack and power at it, with its odds.")  # fmt: skip
         else:
             why = next((a.reason for a in moves if a.reason), None)
             hint = f"No move now{': ' + why.rstrip('.') if why else ''}. Click a marked enemy to attack it."
@@ -598,7 +612,19 @@ class CombatView(QWidget):
         for kind in TARGETED:
             of_kind = [a for a in mine if a.kind == kind and a.target]
             ok = [a for a in of_kind if a.available]
-            if ok:
+            if ok and kind in ("cast", "pray"):
+                # a power aimed at enemies: one row, at the nearest (as a click on the grid attacks); the enemy's
+                # right-click menu on the grid offers it at every other, with its odds
+                at_foes: dict[str, list[Action]] = {}
+                rest: list[Action] = []
+                for a in ok:
+                    if _is_foe(cs, a.target):
+                        at_foes.setdefault(str(a.param("spell") or a.param("prayer")), []).append(a)
+                    else:
+                        rest.append(a)
+                # at the enemies first (what a fight is for), then on oneself and the allies
+                out += [nearest(cs, self._acting, group) or group[0] for group in at_foes.values()] + rest
+            elif ok:
                 out += ok
             elif of_kind and kind == "attack":
                 out.append(nearest(cs, self._acting, of_kind) or of_kind[0])

@@ -2,7 +2,8 @@
 
 In order: recover when stunned; leave a fight that is lost (half the party
 down, dice nearly gone against fresh enemies, or no weapon that can harm any
-enemy) through the door, walking towards it if need be; stabilise the dying,
+enemy) through the door, walking towards it if need be — once the dying in
+reach are stabilised or prayed for; stabilise the dying,
 help the collapsed up, pull off what clings; break free of a grab; bandage a
 bleeding wound; pick up a dropped weapon; guard when badly hurt; attack the
 most hurt enemy in reach with something that can harm it and an attribute that
@@ -53,7 +54,7 @@ def _attr_left(who: Member, arm: Arm) -> int:
 HEALING_PRAYER = "Cure Light Wounds"
 
 
-def _healing_prayer(gm: GM, mine: list[Action]) -> Action | None:
+def _healing_prayer(gm: GM, mine: list[Action], *, dying_only: bool = False) -> Action | None:
     """A cleric prays for Cure Light Wounds on whoever needs it most: the dying first, then the bleeding and the
     badly hurt (two wounds or more).  Not on the hungry (their wounds do not heal), and the desperate plea only
     for the dying."""
@@ -70,7 +71,7 @@ def _healing_prayer(gm: GM, mine: list[Action]) -> Action | None:
         bleeding = "bleeding" in ch.afflictions
         if a.param("plea") and not dying:
             continue
-        if not (dying or bleeding or wounds >= 2):
+        if not (dying or bleeding or wounds >= 2) or (dying_only and not dying):
             continue
         need = 10 * dying + 3 * bleeding + wounds
         if best is None or need > best[0]:
@@ -101,6 +102,10 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
         return first("recover", lambda a: a.param("what") == "stun") or end or mine[0]
     moves = [a for a in mine if a.kind == "move" and a.param("x") is not None]
     if should_flee(gm, cs):
+        # the dying first: left behind, they die (the sims: a cleric walked off from a dying ally it could heal)
+        keep = first("stabilise") or _healing_prayer(gm, mine, dying_only=True)
+        if keep is not None:
+            return keep
         retreat = _retreat(gm, cs, f, first, moves)
         if retreat is not None:
             return retreat
@@ -243,7 +248,7 @@ def _strength(gm: GM, cs: CombatState, e: Foe) -> tuple[int, int]:
 
 
 def _best_power(gm: GM, cs: CombatState, f: Fighter, mine: list[Action]) -> Action | None:
-    """A wizard stuns, holds or imprisons the strongest enemy (when more than a straggler is left); a cleric
+    """A wizard stuns, holds or imprisons the strongest enemy its powers reach (not a last bare straggler); a cleric
     grants mercy to the nearly dead; a shield spell goes up first."""
     powers = [a for a in mine if a.kind in ("cast", "pray") and a.target]
     if not powers:
@@ -255,7 +260,6 @@ def _best_power(gm: GM, cs: CombatState, f: Fighter, mine: list[Action]) -> Acti
             return a  # a swarm to command is worth a prayer
     foes = cs.active_foes()
     free = [e for e in foes if not any(core.lasting(cs, e, x) for x in _OUT)]
-    strong = max((_strength(gm, cs, e) for e in free), default=(0, 0))
     options: list[tuple[tuple[int, int, int], Action]] = []
     for a in powers:
         name = str(a.param("spell") or a.param("prayer"))
@@ -268,9 +272,11 @@ def _best_power(gm: GM, cs: CombatState, f: Fighter, mine: list[Action]) -> Acti
         if name == "Arcane prison" and len(free) < 2:
             continue  # nothing touches the crystal: locking the last free enemy stalls the fight (wizard playtest)
         level, left = _strength(gm, cs, e)
-        if name != "Mercy" and ((len(foes) < 2 and left <= 2) or (level, left) < strong):
-            continue  # one weak enemy left: strike it down instead
+        if name != "Mercy" and len(foes) < 2 and left <= 2 and e.ap == 0:
+            continue  # one weak, unarmoured enemy left: strike it down instead
         options.append(((level, left, -DISABLING.index(name)), a))
+    # the strongest enemy the powers reach (an out-of-reach stronger one no longer stops the caster: the
+    # necromancer stood by, or scratched at an armoured husk with a dagger, with Command undead in mind)
     return max(options, key=lambda o: o[0])[1] if options else None
 
 

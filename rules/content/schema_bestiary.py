@@ -158,6 +158,7 @@ class Monster(Strict):
     specials: list[MonsterSpecial] = []
     actions: Annotated[list[MonsterAction], Field(min_length=1)]
     description: Text | None = None  # the book's lore text
+    ruling: str | None = Field(None, pattern=r"^R\d+$")  # not printed: the RULINGS entry that derives the sheet
 
     @model_validator(mode="after")
     def _consistency(self) -> Monster:

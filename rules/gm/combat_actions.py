@@ -25,9 +25,11 @@ from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
 from rules.gm.combat_foes import hurt_foe, silenced, wake
 from rules.gm.combat_gear import (
+    SILVER_PER_SHOT,
     WEAPON_SPELLS,
     Arm,
     arms_of,
+    ashes_bonus,
     has_conductor,
     in_hands,
     is_shield,
@@ -37,7 +39,7 @@ from rules.gm.combat_gear import (
 )
 from rules.gm.combat_state import CombatState, Dropped, Fighter, Foe
 from rules.gm.events import Action, Cost
-from rules.gm.gear import carries, gift_noun, give, stabilisers, use_up, why_not_give
+from rules.gm.gear import carries, gift_noun, give, stabilisers, use_up, why_no_use, why_not_give
 from rules.gm.table import ActionTable
 from rules.inventory import HANDS
 from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, invoke_prayer
@@ -356,7 +358,11 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
             if spell in WEAPON_SPELLS:
                 if reason is None and spell in f.spells:
                     reason = "Already in effect for this combat."
-                out.append(offer(f"cast:{f.id}:{spell}", "cast", f"{who.name}: cast {spell}", f, cost, reason=reason,
+                shot = SILVER_PER_SHOT.get(spell, 0)
+                if reason is None and shot and ch.silver < shot:
+                    reason = f"Needs {shot} silver per shot: {who.name} has {ch.silver}."
+                label = f"{who.name}: cast {spell} (INT {_chance(ch, Attr.INT)} to keep it)"
+                out.append(offer(f"cast:{f.id}:{spell}", "cast", label, f, cost, reason=reason,
                                 params=(("spell", spell),), rule=rule))  # fmt: skip
                 continue
             power = powers.handler("spell", spell)
@@ -411,7 +417,13 @@ def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
         answered = _chance(ch, Attr.PRE, powers.banishing_dice(gm, who, "prayer", prayer)[0])
         for aim in powers.fight_targets(gm, cs, f, power):
             label = f"{who.name}: pray for {prayer} on {aim.whom}" + (" (desperate plea)" if exhausted and plea else "")
-            label += f" (PRE {answered})"
+            if entry is not None and entry.attack and isinstance(aim.target, Foe):
+                # a prayer that attacks (Cleansing Flames): answered first, then its own blow must hit
+                arm = powers.prayer_arm(entry, f)
+                hit = hit_odds(gm, cs, f, who, arm, aim.target)
+                label += f" (PRE {answered} answered, then {entry.attack} {hit:.0%} to hit)"
+            else:
+                label += f" (PRE {answered})"
             out.append(offer(f"pray:{f.id}:{prayer}:{aim.id}", "pray", label, f, cost, target=aim.id,
                             reason=why or aim.reason, params=(("prayer", prayer), ("plea", exhausted)),
                             rule=rule))  # fmt: skip
@@ -532,11 +544,55 @@ def _quick_item_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> lis
             continue
         for g, m in [(f, who), *_allies_close(gm, cs, f)]:
             whom = "themself" if g is f else m.name
-            reason = None if m.adv.character.condition is not Condition.DEAD else "Dead."
+            reason = "Dead." if m.adv.character.condition is Condition.DEAD else why_no_use(entry, m)
             out.append(offer(f"item:{f.id}:{entry.name}:{g.id}", "item", f"{who.name}: use {entry.name} on {whom}",
                             f, target=g.id, reason=reason, params=(("item", entry.name),), rule=entry.text,
                             items=(entry.name,)))  # fmt: skip
     return out
+
+
+@_for_fighter
+def _living_ashes_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """Living ashes in a fight (R211): "+1 damage to a weapon during expedition", a quick item — using it is the
+    fight's "use item" action (1 action), on a weapon in the hand of the user or of an ally Close."""
+    names = powers.items_with_rule(gm.content, "weapon_damage_bonus_expedition")
+    item = next((i for i in who.adv.inventory.items if i.name.lower() in names), None)
+    exp = gm.c.expedition
+    if item is None or exp is None:
+        return []
+    out: list[Action] = []
+    for g, m in [(f, who), *_allies_close(gm, cs, f)]:
+        for held in in_hands(m):
+            entry = weapon_entry(gm, held.name)
+            if entry is None or entry.name in WEAPON_SPELLS:
+                continue
+            done = exp.ashes.get(m.id) == entry.name
+            whose = "their" if g is f else f"{m.name}'s"
+            out.append(offer(f"living_ashes:{f.id}:{g.id}:{entry.name}", "living_ashes",
+                             f"{who.name}: rub the {item.name.lower()} on {whose} {entry.name} (+{ashes_bonus(gm)} "
+                             "damage this expedition)", f, target=g.id,
+                             reason=f"The {entry.name} already burns with them." if done else None,
+                             params=(("weapon", entry.name), ("item", item.name)),
+                             rule=f"{item.name} (quick; in a fight, the use item action): +{ashes_bonus(gm)} damage "
+                             "to a weapon during the expedition; its usage die is rolled.",
+                             items=(item.name,)))  # fmt: skip
+    return out
+
+
+@TABLE.applies("living_ashes")
+def _living_ashes(t: Turn, action: Action) -> None:
+    item = t.who.adv.inventory.find(str(action.param("item")))
+    exp = t.gm.c.expedition
+    if item is None or exp is None:
+        raise RuleError(f"{t.who.name} has no living ashes")
+    g = t.cs.fighter(action.target or "")
+    m = t.gm.c.member(g.id)
+    weapon = str(action.param("weapon"))
+    exp.ashes[m.id] = weapon
+    t.gm.emit("living_ashes", f"{t.who.name} rubs the {item.name.lower()} on {m.name}'s {weapon}: it smoulders "
+              f"(+{ashes_bonus(t.gm)} damage until the party leaves).", who=t.who.id, target=m.id,
+              weapon=weapon)  # fmt: skip
+    use_up(t.gm, t.who, item)
 
 
 @_for_fighter
@@ -1094,21 +1150,11 @@ def attack(
     it in the test's reason; its handler in :data:`ATTACK_MODES`, if it has one, changes the blow."""
     way = ATTACK_MODES.get(mode)
     ch = who.adv.character
-    atk = attack_with or arm.attack
-    if attack_with is None and arm.close_attack is not None and grid.close(f.tile, foe.tile):
-        atk = arm.close_attack  # Long Spear: "When hitting tiles close use (-STR 1+1)"
-    attrs = list(atk.attributes)
-    backstab = ch.has_trait("Cold blood") and core.engaged(gm, cs, foe, f)
-    if backstab and Attr.STR in attrs and Attr.DEX not in attrs:
-        attrs.append(Attr.DEX)  # Cold blood: "you may use Dexterity to hit with weapons that would require Strength"
-    if core.lasting(cs, f, "Telekinesis") and Attr.STR in attrs and Attr.INT not in attrs:
-        attrs.append(Attr.INT)  # Telekinesis: "use any weapon with intelligence as strength for one turn"
+    atk, attr, adv, dis, offered, backstab = _aim(gm, cs, f, who, arm, foe, attack_with, attr_override,
+                                                  extra_disadvantage)  # fmt: skip
     fury = f.effects.pop("Righteous Fury", 0) >= cs.round  # "3 extra dice in the next row ... one wound"
     if fury:
         extra_dice += 3
-    attr = attr_override or max(attrs, key=lambda a: (ch.available(a, in_combat=True), -attrs.index(a)))
-    adv, dis = _edge(gm, cs, f, who, foe, atk, extra_disadvantage)
-    offered = foe.dodge + (0 if arm.ignore_shields else foe.shield)
     reason = f"attacking {core.label(foe)} with the {arm.name}" + (f" ({mode})" if mode else "")
     if arm.silver:
         ch.silver -= arm.silver
@@ -1152,6 +1198,50 @@ def attack(
 
 
 powers.FIGHT_ATTACK = attack
+
+
+def _aim(
+    gm: GM,
+    cs: CombatState,
+    f: Fighter,
+    who: Member,
+    arm: Arm,
+    foe: Foe,
+    attack_with: Attack | None = None,
+    attr_override: Attr | None = None,
+    extra_disadvantage: int = 0,
+) -> tuple[Attack, Attr, int, int, int, bool]:
+    """How ``who``'s blow with ``arm`` at ``foe`` is rolled: the notation, the attribute, advantage and
+    disadvantage, the enemy's tokens that force rerolls, and whether Cold blood's backstab applies."""
+    ch = who.adv.character
+    atk = attack_with or arm.attack
+    if attack_with is None and arm.close_attack is not None and grid.close(f.tile, foe.tile):
+        atk = arm.close_attack  # Long Spear: "When hitting tiles close use (-STR 1+1)"
+    attrs = list(atk.attributes)
+    backstab = ch.has_trait("Cold blood") and core.engaged(gm, cs, foe, f)
+    if backstab and Attr.STR in attrs and Attr.DEX not in attrs:
+        attrs.append(Attr.DEX)  # Cold blood: "you may use Dexterity to hit with weapons that would require Strength"
+    if core.lasting(cs, f, "Telekinesis") and Attr.STR in attrs and Attr.INT not in attrs:
+        attrs.append(Attr.INT)  # Telekinesis: "use any weapon with intelligence as strength for one turn"
+    attr = attr_override or max(attrs, key=lambda a: (ch.available(a, in_combat=True), -attrs.index(a)))
+    adv, dis = _edge(gm, cs, f, who, foe, atk, extra_disadvantage)
+    offered = foe.dodge + (0 if arm.ignore_shields else foe.shield)
+    return atk, attr, adv, dis, offered, backstab
+
+
+def hit_odds(gm: GM, cs: CombatState, f: Fighter, who: Member, arm: Arm, foe: Foe) -> float:
+    """The exact chance that ``who``'s blow with ``arm`` hits ``foe`` now, rolled as :func:`attack` rolls it (the
+    help an ally gave, the enemy's tokens, advantage and disadvantage; the player's extra effort aside)."""
+    if f.free_crit:
+        return 1.0
+    _atk, attr, adv, dis, offered, _ = _aim(gm, cs, f, who, arm, foe)
+    extra = arm.dice + (3 if f.effects.get("Righteous Fury", 0) >= cs.round else 0)
+    options: dict[str, Any] = {"advantage": adv, "disadvantage": dis, "opponent_rerolls": offered}
+    helper = helper_of(gm, cs, f)
+    if helper is not None:
+        options.update(help=True, helper_proficiency=helper.adv.character.attr(attr).proficiency)
+    spec = who.adv.character.test_spec(attr, in_combat=True, **options)
+    return odds(spec.with_(dice=spec.dice + extra) if extra else spec).success
 
 
 def _edge(
@@ -1293,7 +1383,7 @@ def _pray(
         player=gm.rerolls_of(who),
     )
     gm.show_test(who, Attr.PRE, f"praying for {prayer}", res.test)
-    if res.test.verdict.fatigue:
+    if res.test.verdict.fatigue and not gm.morale_pays(who, f"praying for {prayer}"):
         gm.fatigue(who, f"praying for {prayer}", Attr.PRE)
     if res.outcome in (PrayerOutcome.IGNORED, PrayerOutcome.ANGERED):
         text = "The god does not answer." if res.outcome is PrayerOutcome.IGNORED else "The god is angered!"
@@ -1337,7 +1427,7 @@ def _cast(gm: GM, cs: CombatState, f: Fighter, who: Member, spell: str, target: 
     if res.test is not None:
         gm.show_test(who, Attr.INT, f"keeping {spell} in mind", res.test)
         v = res.test.verdict
-        if v.fatigue:
+        if v.fatigue and not gm.morale_pays(who, f"casting {spell}"):
             gm.fatigue(who, f"casting {spell}", Attr.INT)
         if v.critical_failure and ch.has_trait("Bad omens"):
             gm.advance_omens(1, f"{who.name}'s bad omens")

@@ -17,6 +17,7 @@ exploration turn.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules.attributes import Attr
@@ -49,6 +50,32 @@ CORRIDOR = 12
 # --- setup -------------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Near:
+    """Where joining enemies stand: within ``lo``..``hi`` tiles of the adventurer ``who`` (a summoning)."""
+
+    who: str
+    lo: int
+    hi: int
+
+
+def _place_near(gm: GM, cs: CombatState, joined: list[Foe], near: Near) -> None:
+    """Each of ``joined`` moves to the free tile nearest ``near.who`` within its reach ("Close to you": next to
+    them; "Nearby": two or more tiles off, within Nearby).  Where none is free it stays where it joined."""
+    anchor = next((f for f in cs.fighters if f.id == near.who and not f.fled), None)
+    if anchor is None:
+        return
+    for foe in joined:
+        taken = set(grid.occupants(cs)) - {foe.tile}
+        spots = [t for t in cs.tiles if t not in taken and near.lo <= grid.distance(t, anchor.tile) <= near.hi]
+        if not spots:
+            continue
+        foe.x, foe.y = min(spots, key=lambda t: (grid.distance(t, anchor.tile), t[1], t[0]))
+        gm.emit("summoned", f"{core.label(foe)} steps out of the void "
+                + ("beside" if near.hi <= grid.CLOSE else "near") + f" {gm.c.member(near.who).name}.",
+                foe=foe.id, monster=foe.monster, x=foe.x, y=foe.y)  # fmt: skip
+
+
 def start(
     gm: GM,
     groups: list[tuple[str, int]],
@@ -56,9 +83,12 @@ def start(
     source: str,
     surprise: str | None = None,
     room_groups: list[int] | None = None,
+    near: Near | None = None,
 ) -> None:
+    """A fight starts in the party's room; ``near``: the enemies stand within that reach of an adventurer (a
+    summoning: "Close to you", "Nearby")."""
     if gm.c.combat is not None and gm.c.phase is Phase.COMBAT:
-        reinforce(gm, groups, source)
+        reinforce(gm, groups, source, near=near)
         return
     exp = gm.c.expedition
     if exp is None:
@@ -98,7 +128,9 @@ def start(
     party = gm.alive()
     cs.party_size = len(party)
     _place_party(cs, party, inside if surprise != "enemies" else grid.centre(room.tiles), spill)
-    _join(gm, cs, groups, source, room_groups=room_groups, spill=spill)
+    joined = _join(gm, cs, groups, source, room_groups=room_groups, spill=spill)
+    if near is not None:
+        _place_near(gm, cs, joined, near)
     gm.c.combat = cs
     gm.c.phase = Phase.COMBAT
     gm.c.stats.combats += 1
@@ -109,6 +141,10 @@ def start(
         for g in cs.fighters:
             g.shield = max(g.shield, 1)
         gm.emit("miracle", "The miracle holds: every adventurer starts the fight with a shield token.")
+    if exp.morale:  # Miracle 2 out of a fight: its points of morale are for this one (R208)
+        cs.morale, exp.morale = cs.morale + exp.morale, 0
+        gm.emit("morale", f"The miracle holds: the party fights with {cs.morale} point(s) of morale.",
+                morale=cs.morale)  # fmt: skip
     _initiative(gm, cs, surprise)
     _new_round(gm, cs)
     advance(gm)
@@ -222,12 +258,14 @@ def _initiative(gm: GM, cs: CombatState, surprise: str | None) -> None:
     )  # fmt: skip
 
 
-def reinforce(gm: GM, groups: list[tuple[str, int]], source: str) -> None:
+def reinforce(gm: GM, groups: list[tuple[str, int]], source: str, *, near: Near | None = None) -> None:
     cs = gm.c.combat
     if cs is None:
-        start(gm, groups, source=source)
+        start(gm, groups, source=source, near=near)
         return
     joined = _join(gm, cs, groups, source)
+    if near is not None:
+        _place_near(gm, cs, joined, near)
     if joined:
         names = ", ".join(f"{n} {name}" for name, n in groups)
         gm.emit("reinforcements", f"More enemies join the fight: {names} ({source}).", source=source)

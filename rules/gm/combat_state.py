@@ -151,6 +151,7 @@ class CombatState:
     night: list[Tile] = field(default_factory=list)  # Black night: the tiles in darkness...
     night_by: str = ""  # ...and the wizard who sees through it
     sealed: list[Tile] = field(default_factory=list)  # Seal: tiles no undead may enter
+    morale: int = 0  # Miracle 2's points of morale: each pays a test's fatigue point in this fight (RULINGS R208)
     plan: str = ""  # the autoplay's course for this side's turn: "fight" or "leave" (rules.autoplay.lookahead)
     plan_at: str = ""  # the state of the fight it was decided in (the autoplay keeps to it until that changes)
 

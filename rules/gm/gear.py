@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rules.checks import RuleError
 from rules.content.registry import Content
@@ -338,3 +338,41 @@ def drink(gm: GM, member: Member, special: str | None, name: str) -> None:
         gm.emit("drunk", f"{member.name} has drunk too much {name.lower()}.", who=member.id)
         gm.afflict(member, "nauseated", f"too much {name.lower()}")
     exp.drunk[member.id] = exp.camped
+
+
+def why_no_use(entry: Any, member: Member) -> str | None:
+    """Why ``entry`` (an item or a potion with ``effects``) would do ``member`` no good now, or None when it would:
+    it heals wounds they do not have (a Healing tonic heals INT or DEX wounds only), cures afflictions they do not
+    have, restores fatigue they do not carry.  An effect with a rule of its own (``special``) is always of use."""
+    from rules.attributes import ATTRS, Attr
+
+    ch = member.adv.character
+    missing: list[str] = []
+    for eff in entry.effects:
+        if eff.special is not None and not (eff.special == "immune_terrified_expedition"
+                                            and "terrified" in member.immune):  # fmt: skip
+            return None
+        if {*eff.remove, *eff.remove_one_of} & set(ch.afflictions):
+            return None
+        if eff.heal_wounds:
+            attrs = [Attr(x) for x in eff.heal_attrs] or list(ATTRS)
+            if any(ch.attrs[a].wounds for a in attrs):
+                if "hungry" not in ch.afflictions:
+                    return None
+                missing.append("Hungry: wounds do not heal")
+            else:
+                names = " or ".join(a.value for a in attrs) + " " if eff.heal_attrs else ""
+                missing.append(f"heals {names}wounds: {member.name} has none")
+        if eff.restore_fatigue:
+            attrs = [Attr(eff.fatigue_attr)] if eff.fatigue_attr else list(ATTRS)
+            if any(ch.attrs[a].fatigue for a in attrs):
+                return None
+            which = f"{attrs[0].value} " if eff.fatigue_attr else ""
+            missing.append(f"restores {which}fatigue: {member.name} has none")
+        if eff.remove or eff.remove_one_of:
+            cures = " or ".join([*eff.remove, *eff.remove_one_of])
+            missing.append(f"cures {cures}: {member.name} is not {cures}")
+    if not missing:
+        return None
+    text = "; ".join(dict.fromkeys(missing))
+    return f"No use now: it {text}." if not text.startswith("Hungry") else f"No use now: {text}."

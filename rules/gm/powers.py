@@ -33,7 +33,7 @@ from rules.dice import DiceExpr, d, roll
 from rules.gm import alchemy
 from rules.gm import combat_core as core
 from rules.gm import combat_grid as grid
-from rules.gm.combat_flow import reinforce
+from rules.gm.combat_flow import Near, reinforce
 from rules.gm.combat_foes import attack_of, flee, hurt_foe
 from rules.gm.combat_gear import WEAPON_SPELLS, Arm
 from rules.gm.combat_state import CombatState, Fighter, Foe, Tile
@@ -72,6 +72,7 @@ class Power:
     aim: Aim = "ally"
     others: bool = False  # aimed at someone else than the caster (Nether swap)
     fits: Fits | None = None  # why an enemy in reach is no target for it (None: it is)
+    helps: Callable[[GM, Member], str | None] | None = None  # why an ally in reach is no target (None: it is)
     ready: Callable[[GM, Member], str | None] | None = None  # out of a fight: why not now (None: it may)
 
 
@@ -305,6 +306,11 @@ def unplayed(content: Content) -> list[str]:
     out += [f"prayer: {p.name}" for p in content.magic.prayers if handler("prayer", p.name) is None]
     out += sorted({f"manoeuvre: {m.name}" for b in content.classes.backgrounds for m in b.manoeuvres
                    if m.name.lower() not in MANOEUVRES})  # fmt: skip
+    names = {m.name for m in content.bestiary.monsters}
+    for row in content.magic.spell_mishaps.rows:  # a summon must put a creature of the bestiary on the grid
+        kind, _, arg = (row.special or "").partition(":")
+        if kind in ("summon_close", "summon_nearby") and arg not in names:
+            out.append(f"spell mishap {row.min}: {arg} (no bestiary sheet)")
     return sorted(out + _items_unplayed(content))
 
 
@@ -321,6 +327,8 @@ def fight_targets(gm: GM, cs: CombatState, f: Fighter, power: Power) -> list[Aim
                 continue
             why = "Locked in an arcane crystal: nothing touches them." if g is not f and core.lasting(
                 cs, g, "Arcane prison") else None  # fmt: skip
+            if why is None and power.helps is not None:
+                why = power.helps(gm, m)
             out.append(Aimed(g.id, "themself" if g is f else m.name, g, why))
     if power.aim in ("foe", "creature"):
         for e in cs.active_foes():
@@ -457,17 +465,15 @@ def mishap(gm: GM, m: Member, row: Any, cs: CombatState | None = None) -> None:
     """A spell mishap's row (RULINGS R206): what the table row says (fatigue, afflictions, wounds, doom), then its
     special rule: a demon summoned (it joins the fight, or starts one), everyone else Nearby angry, the conductor
     destroyed, every item left in the void.  A summon whose creature has no sheet in the bestiary (the tormentor
-    demon, the endless horror) stays the row's words: a gap of the texts (RULINGS, "Gaps")."""
+    demon, the endless horror: their sheets are derived by R209) comes where the row says, Close or Nearby."""
     gm.apply_row(m, row, "a spell mishap")
     kind, _, arg = (getattr(row, "special", None) or "").partition(":")
     if kind in ("summon_close", "summon_nearby"):
-        try:
-            gm.content.bestiary.monster(arg)
-        except KeyError:
-            return
+        sheet = gm.content.bestiary.monster(arg)  # validate: every summoned name has a sheet
         if gm.c.phase is Phase.CAMP:
             gm.c.camp = None  # the camp is broken by what came through
-        reinforce(gm, [(arg, 1)], f"summoned by {m.name}'s mishap")
+        near = Near(m.id, 1, grid.CLOSE) if kind == "summon_close" else Near(m.id, grid.CLOSE + 1, grid.NEARBY)
+        reinforce(gm, [(sheet.name, 1)], f"summoned by {m.name}'s mishap", near=near)
     elif kind == "others_nearby_angry":
         if cs is not None:
             others = [o for _, o in nearby(gm, cs, cs.fighter(m.id))[0] if o is not m]
@@ -527,12 +533,26 @@ def _cure(gm: GM, target: Member) -> None:
     gm.cure(target, "bleeding", CURE)
 
 
+def _cure_helps(gm: GM, m: Member) -> str | None:
+    """Why Cure Light Wounds would do ``m`` no good: no wound and no bleeding, or wounds a hungry body does not
+    heal ("Hungry: wounds do not heal") and no bleeding to stop.  An answered prayer was spent on them for
+    nothing (a playtest: a desperate plea healed a hungry cleric of 0 wounds)."""
+    ch = m.adv.character
+    if "bleeding" in ch.afflictions:
+        return None
+    if not any(ch.attrs[a].wounds for a in ATTRS):
+        return f"No use now: {m.name} has no wound and is not bleeding."
+    if "hungry" in ch.afflictions:
+        return f"No use now: {m.name} is hungry (wounds do not heal) and not bleeding."
+    return None
+
+
 def _cure_outside(gm: GM, caster: Member) -> None:
     """The caster's player chooses whom it heals among the wounded and the bleeding: the bleeding first (they
     lose fatigue every turn), then the most wounded, offered in that order (the GM-decides pick is the first).
     The engine used to pick the most wounded, so a cleric healed their own scratches while a companion bled."""
     ch = {m.id: m.adv.character for m in gm.alive()}
-    hurt = [m for m in gm.alive() if "bleeding" in ch[m.id].afflictions or any(ch[m.id].attrs[a].wounds for a in ATTRS)]
+    hurt = [m for m in gm.alive() if _cure_helps(gm, m) is None]
     hurt.sort(key=lambda m: ("bleeding" not in ch[m.id].afflictions, -sum(ch[m.id].attrs[a].wounds for a in ATTRS)))
     if len(hurt) <= 1:
         _cure(gm, hurt[0] if hurt else caster)
@@ -557,7 +577,15 @@ def _hurt_ready(gm: GM, caster: Member) -> str | None:
     return "No one is wounded or bleeding."
 
 
-_register(Power("prayer", CURE, _cure_outside, _cure_in_fight, reach=grid.NEARBY, ready=_hurt_ready))  # "Nearby"
+def _cure_ready(gm: GM, caster: Member) -> str | None:
+    why = _hurt_ready(gm, caster)
+    if why is None and not any(_cure_helps(gm, m) is None for m in gm.alive()):
+        return "No use now: the wounded are hungry (wounds do not heal) and no one is bleeding."
+    return why
+
+
+_register(Power("prayer", CURE, _cure_outside, _cure_in_fight, reach=grid.NEARBY, ready=_cure_ready,
+                helps=_cure_helps))  # "Nearby"
 
 
 def _light_prayer(gm: GM, caster: Member) -> None:
@@ -902,6 +930,8 @@ def _command_fits(gm: GM, cs: CombatState, e: Foe) -> str | None:
     m = core.sheet(gm, e.monster)
     if "undead" not in m.tags:
         return "Works only on the undead."
+    if core.lasting(cs, e, "Command undead"):
+        return "Already commanded for this fight."  # a second command was offered, and spent, on it
     return None if m.level <= 3 else f"Only undead up to level 3 (this one is level {m.level})."
 
 
@@ -1115,14 +1145,18 @@ def _cleansing_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who
         if m is not None:
             _cleanse(gm, m)
         return
-    from rules.gm.combat_gear import Arm
-    from rules.notation import parse_attack
-
     entry = next(p for p in gm.content.magic.prayers if p.name == "Cleansing Flames")
-    arm = Arm(key="Cleansing Flames", name="Cleansing Flames", attack=parse_attack(entry.attack or "STR 1PR+6"),
-              reach=grid.CLOSE, spell=True)  # fmt: skip
+    arm = prayer_arm(entry, f)
     if FIGHT_ATTACK is not None:
         FIGHT_ATTACK(gm, cs, f, caster, arm, who)
+
+
+def prayer_arm(entry: Any, f: Fighter) -> Arm:
+    """The blow of a prayer that attacks with its own notation (Cleansing Flames: "attacking with STR 1PR+6"),
+    Close, as a spell (magic)."""
+    from rules.notation import parse_attack
+
+    return Arm(key=entry.name, name=entry.name, attack=parse_attack(entry.attack), reach=grid.CLOSE, spell=True)
 
 
 def _cleansing_outside(gm: GM, caster: Member) -> None:
@@ -1130,7 +1164,15 @@ def _cleansing_outside(gm: GM, caster: Member) -> None:
     _cleanse(gm, worst)
 
 
-_register(Power("prayer", "Cleansing Flames", _cleansing_outside, _cleansing_in_fight, aim="creature"))
+def _cleansing_helps(gm: GM, m: Member) -> str | None:
+    """On an ally the flames only cure: no use on one with no affliction they burn away."""
+    if set(m.adv.character.afflictions) - UNCLEANSED:
+        return None
+    return f"No use now: {m.name} has no affliction the flames burn away (not cursed, doomed or plagued)."
+
+
+_register(Power("prayer", "Cleansing Flames", _cleansing_outside, _cleansing_in_fight, aim="creature",
+                helps=_cleansing_helps))
 
 
 def _season_choice(gm: GM, m: Member) -> tuple[Attr, Attr] | None:
@@ -1927,6 +1969,22 @@ def miracle(gm: GM, m: Member, special: str, row: object) -> None:
     if special == "heal_1d6_wounds":
         target = most_wounded(gm) or m
         heal(gm, target, DiceExpr.parse("1d6").roll(gm.rng), "a miracle")
+    elif special == "morale_1d6":
+        # "Get 1d6 points of morale in this combat (or next, if out of combat)" (R208): each point pays one
+        # fatigue point a test costs an adventurer in that fight (GM.morale_pays)
+        points = DiceExpr.parse("1d6").roll(gm.rng)
+        cs = gm.c.combat
+        if cs is not None and gm.c.phase is Phase.COMBAT:
+            cs.morale += points
+            gm.emit("morale", f"The party's spirits rise: {points} point(s) of morale for this fight "
+                    f"({cs.morale} in all); each takes a test's fatigue point.", who=m.id,
+                    morale=cs.morale)  # fmt: skip
+            return
+        exp = gm.c.expedition
+        if exp is not None:
+            exp.morale += points
+            gm.emit("morale", f"The party's spirits rise: it starts its next fight with {exp.morale} point(s) of "
+                    "morale; each takes a test's fatigue point.", who=m.id, morale=exp.morale)  # fmt: skip
     elif special == "unexhaust_prayers" and m.adv.prayers is not None:
         m.adv.prayers.rest()
     elif special == "monsters_flee_or_doom_down":

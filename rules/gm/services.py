@@ -282,9 +282,9 @@ class GM:
         roll = resolve(spec, self.rng, self.rerolls_of(member))
         self._weave(member, reason, roll)
         v = roll.verdict
-        if v.fatigue:
+        if v.fatigue and not self.morale_pays(member, reason):
             self._after_damage(member, ch.add_fatigue(a), f"fatigue from {reason}")
-        if v.helper_fatigue and helper is not None:
+        if v.helper_fatigue and helper is not None and not self.morale_pays(helper, f"helping with {reason}"):
             self._after_damage(helper, helper.adv.character.add_fatigue(a), f"fatigue from helping with {reason}")
         self.show_test(member, a, reason, roll)
         if v.critical_failure and ch.has_trait("Bad omens"):
@@ -344,6 +344,20 @@ class GM:
             return self.decider.reroll(self, member, t)
 
         return player
+
+    def morale_pays(self, member: Member, reason: str) -> bool:
+        """Miracle 2's "points of morale" (RULINGS R208): in a fight, while the party has morale left, the fatigue
+        point a test would cost an adventurer (its 1 or 4, the extra effort, a helper's share) spends a point of
+        morale instead.  True when morale paid it."""
+        cs = self.c.combat
+        if cs is None or self.c.phase is not Phase.COMBAT or cs.morale <= 0:
+            return False
+        if not any(f.id == member.id for f in cs.fighters):
+            return False
+        cs.morale -= 1
+        self.emit("morale", f"{member.name} pushes on: the party's morale takes the fatigue ({reason}); "
+                  f"{cs.morale} point(s) of morale left.", who=member.id, morale=cs.morale)  # fmt: skip
+        return True
 
     def fatigue(self, member: Member, reason: str, attr: Attr | str | None = None, points: int = 1) -> None:
         ch = member.adv.character

@@ -158,6 +158,7 @@ class ExpeditionState:
     sealed: list[list[int]] = field(default_factory=list)  # Seal: [depth, link id] of doorways no undead cross...
     held: list[list[Any]] = field(default_factory=list)  # ...and [monster, count] waiting behind them (R204)
     blessed: bool = False  # a miracle: the next fight starts with a shield token on each adventurer (R207)
+    morale: int = 0  # Miracle 2 out of a fight: the points of morale the next fight starts with (R208)
     drunk: dict[str, int] = field(default_factory=dict)  # member id -> the camps made when they last drank wine
     road_days: int = 0  # days on the road between the settlement and this dungeon, each way (R222)
     start_day: int = 0  # the calendar day the party set out

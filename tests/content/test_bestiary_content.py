@@ -26,9 +26,9 @@ def test_registry() -> None:
 
 
 def test_counts(bestiary: BestiaryFile) -> None:
-    assert len(bestiary.monsters) == 35
+    assert len(bestiary.monsters) == 37
     assert Counter(m.family for m in bestiary.monsters) == {
-        "demons": 4,
+        "demons": 6,
         "child_stealers": 10,
         "scavengers": 7,
         "shore": 4,
@@ -36,10 +36,22 @@ def test_counts(bestiary: BestiaryFile) -> None:
         "ghosts": 1,
         "humans": 1,
     }
-    assert sum(len(m.actions) for m in bestiary.monsters) == 66
-    assert sum(1 for m in bestiary.monsters for a in m.actions if a.notation) == 50
+    assert sum(len(m.actions) for m in bestiary.monsters) == 72
+    assert sum(1 for m in bestiary.monsters for a in m.actions if a.notation) == 54
     assert [a.name for a in bestiary.enemy_rules.common_actions] == ["Move", "Recover"]
     assert len(bestiary.families) == 7
+
+
+def test_derived_sheets_name_their_ruling(bestiary: BestiaryFile) -> None:
+    """The two mishap summons the book prints no sheet for (RULINGS R209): between the Void Demon (LVL 6) and
+    the Red Weaver (LVL 8), each line taken from theirs."""
+    assert [m.name for m in bestiary.monsters if m.ruling] == ["Tormentor Demon", "Endless Horror"]
+    t, h = bestiary.monster("Tormentor Demon"), bestiary.monster("Endless Horror")
+    assert (t.level, t.wounds, t.armor, t.resist, t.movement) == (7, 10, 2, 1, 4)
+    assert (h.level, h.wounds, h.armor, h.resist, h.movement) == (8, 14, 0, 2, 3)
+    assert t.action("Void whip").notation == bestiary.monster("Void Demon").action("Void whip").notation
+    assert h.action("Silver Tentacles").notation == bestiary.monster("Red Weaver").action("Silver Tentacles").notation
+    assert t.ruling == h.ruling == "R209" and t.morale and not h.morale
 
 
 def test_names_in_book_order(bestiary: BestiaryFile) -> None:
@@ -54,6 +66,7 @@ def test_names_in_book_order(bestiary: BestiaryFile) -> None:
         "Unsatiable Dead", "Rotting Sailor", "Bloated Screamer",
         "Shadow",
         "Bounty Hunter",
+        "Tormentor Demon", "Endless Horror",  # not printed: derived by RULINGS R209
     ]  # fmt: skip
 
 
@@ -70,7 +83,7 @@ def test_every_notation_parses(bestiary: BestiaryFile) -> None:
         for s in m.specials:
             if s.notation is not None:
                 parse_attack(s.notation)
-    assert n == 50
+    assert n == 54
 
 
 def test_parsed_notations_exact(bestiary: BestiaryFile) -> None:
@@ -137,10 +150,10 @@ def test_monster_spot_checks(bestiary: BestiaryFile) -> None:
     assert bestiary.monster("Vault Weaver").extract == "ether"
     assert bestiary.monster("Bloated Screamer").extract == "rot"
     assert Counter(m.extract for m in bestiary.monsters) == {
-        "flame": 5,
+        "flame": 6,
         "water": 8,
         "rot": 7,
-        "ether": 8,
+        "ether": 9,
         "necro": 7,
     }
 
@@ -150,7 +163,7 @@ def test_special_rules(bestiary: BestiaryFile) -> None:
     assert fearless == [
         "Vault Weaver", "Red Weaver", "Swarm of Insects", "Reanimated Husk", "Shrunken Corpse",
         "Slumbering Corpse", "Freshly Risen Corpse", "Starved Cadaver", "Unsatiable Dead", "Rotting Sailor",
-        "Bloated Screamer",
+        "Bloated Screamer", "Endless Horror",
     ]  # fmt: skip
     immune = {m.name for m in bestiary.monsters if any(s.rule == "immune_pre" for s in m.specials)}
     assert immune == set(fearless) - {"Rotting Sailor"}

@@ -22,7 +22,7 @@ def test_everything_loads() -> None:
     c = load_content(cached=False)
     assert len(c.files) == 13
     counts = c.counts()
-    assert counts["bestiary.monsters"] == 35
+    assert counts["bestiary.monsters"] == 37
     assert counts["weapons.weapons"] == 16
     assert counts["lifepath.infancy"] == 16
 

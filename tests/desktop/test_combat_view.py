@@ -281,3 +281,33 @@ def test_the_feed_keeps_the_players_roll_above_the_enemies_answer(qtbot) -> None
     assert feed.lines() == [e.text for e in answer[-3:]] and feed._hidden == 3
     feed.set_events(answer[:3])  # everything fits
     assert feed.lines() == [e.text for e in answer[:3]] and feed._hidden == 0
+
+
+def test_a_powers_row_keeps_its_odds_and_aims_at_the_nearest_enemy(qtbot, view) -> None:  # type: ignore[no-untyped-def]
+    """A wizard's spell list (#13): each spell aimed at enemies is one row, at the nearest; the odds of its test
+    stay in the row (a long parenthesis used to be cut); every other enemy is in its right-click menu."""
+    from rules.inventory import Carried
+    from rules.magic import Spellbook
+
+    v, _h = view
+    s = v.session
+    acting = next(a.who for a in s.actions() if a.available)
+    m = s.campaign.member(acting)
+    m.adv.character.traits.append("Magic user")
+    m.adv.inventory.add(Carried("Crystal ball", ""))
+    m.adv.spellbook = Spellbook(known=["Pain", "Glue"], memorised=["Pain", "Glue"])
+    v.refresh([])
+    assert short_label(Action("cast:a1:Pain:e2", "cast", "Noll: cast Pain on Reanimated Husk (e2) (INT 50% to keep it)",
+                              who="a1", target="e2"), {"a1": "Noll"}) == "Cast Pain on Reanimated Husk 2 · INT 50%"
+    prayer = Action("pray:a1:Cleansing Flames:e1", "pray", "Noll: pray for Cleansing Flames on Goblin (e1) (PRE 58% "
+                    "answered, then STR 1PR+6 42% to hit)", who="a1", target="e1")  # fmt: skip
+    assert short_label(prayer, {"a1": "Noll"}) == "Pray for Cleansing Flames on Goblin 1 · PRE 58%, hit 42%"
+    rows = v._listed([a for a in s.actions() if a.who == acting and a.available], {acting: m.name},
+                     s.campaign.combat)  # fmt: skip
+    pain = [a for a in rows if a.kind == "cast" and a.param("spell") == "Pain"]
+    in_reach = [a for a in s.actions() if a.available and a.kind == "cast" and a.param("spell") == "Pain"]
+    assert len(pain) == 1 and "INT" in pain[0].label and "%" in pain[0].label
+    assert len(in_reach) >= 1
+    for a in in_reach:
+        menu = v.grid.menu_for(a.target)
+        assert menu is not None and any("cast Pain" in x.text() and "% to keep it" in x.text() for x in menu.actions())

@@ -267,6 +267,8 @@ def test_command_undead_makes_it_stand_still_and_refuses_the_strong() -> None:
     assert e.effects["Command undead"] == COMBAT
     events = gm.apply(f"end:{f.id}")
     assert any(ev.kind == "foe_idle" for ev in events)
+    again = listed(gm)[f"cast:{f.id}:Command undead:{e.id}"]
+    assert not again.available and again.reason == "Already commanded for this fight."
     gm2, _cs2, f2, e2 = one_on_one("Rotting Sailor")  # level 5
     wizard(gm2, f2, "Command undead")
     assert "up to level 3" in listed(gm2)[f"cast:{f2.id}:Command undead:{e2.id}"].reason

@@ -132,3 +132,22 @@ def test_a_cleric_of_cador_seals_a_dead_end_before_camping_in_it() -> None:
     assert pick.id == f"pray:{who}:Seal"
     gm.c.expedition.sealed.append([1, gm.site_level().links[0].id])  # type: ignore[union-attr]
     assert powers_policy.before_camp(gm, [a for a in gm.legal_actions() if a.available], camp) is camp
+
+
+def test_a_cleric_prays_for_the_dying_ally_before_leaving_a_lost_fight(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Autoplay sims (#13): with the fight judged lost the cleric walked off from a dying ally it could heal."""
+    from rules.autoplay import combat_policy
+    from tests.gm.test_combat import healer_and_ally
+
+    gm, fa, fb = healer_and_ally(9)
+    ally = gm.c.member(fb.id)
+    ally.adv.character.attrs[Attr.STR].wounds = 2
+    ally.adv.character.condition = Condition.MORTALLY_WOUNDED
+    for m in gm.c.party:
+        m.adv.character.afflictions.discard("hungry")
+    monkeypatch.setattr(combat_policy, "should_flee", lambda gm, cs: True)
+    pick = combat_policy.suggest(gm, [a for a in gm.legal_actions() if a.who == fa.id])
+    assert pick.kind == "pray" and pick.param("prayer") == "Cure Light Wounds" and pick.target == fb.id
+    ally.adv.character.condition = Condition.ACTIVE  # only wounded: leaving comes first
+    pick = combat_policy.suggest(gm, [a for a in gm.legal_actions() if a.who == fa.id])
+    assert pick.kind != "pray"
