@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
+from dungeon_gen.export.walls import geometry_cache
 from dungeon_gen.model import Dungeon, LevelData
 
 
@@ -108,8 +109,9 @@ def export_dungeon(dungeon: Dungeon, formats: list[str], out: str | Path) -> lis
     written: list[Path] = []
     try:
         plan = [w for fmt in dict.fromkeys(formats) for w in _writers(dungeon, fmt, stem)]
-        for name, write in plan:
-            write(staging / name)
+        with geometry_cache():  # each view of a level is worked out once for every file
+            for name, write in plan:
+                write(staging / name)
         for name, _ in plan:
             final = folder / name
             os.replace(staging / name, final)
