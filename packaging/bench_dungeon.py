@@ -43,7 +43,7 @@ FORMATS = ("json", "md", "svg", "png", "pdf", "uvtt")
 def run_command(argv: list[str], env: dict[str, str]) -> tuple[float, float, float]:
     """(wall seconds, CPU seconds, peak RSS in MB) of one run of ``argv``."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
