@@ -20,6 +20,7 @@ the picture and the line-of-sight data always agree.
 
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -302,9 +303,14 @@ class Seen:
         return cls(frozenset(rooms), frozenset(connections))
 
 
-# Level views computed once within :func:`geometry_cache` (keyed by the level object and the
-# arguments; the level itself is kept so its id is not reused).
-_cache: dict[tuple[Any, ...], tuple[LevelData, Any]] | None = None
+class _Views(threading.local):
+    """Level views computed once within :func:`geometry_cache`, in this thread only (keyed by the
+    level object and the arguments; the level itself is kept so its id is not reused)."""
+
+    cache: dict[tuple[Any, ...], tuple[LevelData, Any]] | None = None
+
+
+_views = _Views()
 
 
 @contextmanager
@@ -312,23 +318,24 @@ def geometry_cache() -> Iterator[None]:
     """Within this block, :func:`level_geometry` and :func:`open_part` of the same level object
     with the same arguments are computed once: the exports of one dungeon draw each view of a
     level several times (the PNG, the SVG's layers, the PDF's fitting rounds, the VTT files).
-    The levels must not change inside the block."""
-    global _cache
-    outer = _cache
-    _cache = {} if outer is None else outer
+    The levels must not change inside the block.  Only the calling thread's calls are cached (an
+    export on a worker thread leaves the window's map drawing as it was)."""
+    outer = _views.cache
+    _views.cache = {} if outer is None else outer
     try:
         yield
     finally:
-        _cache = outer
+        _views.cache = outer
 
 
 def _cached(key: tuple[Any, ...], level: LevelData, compute: Any) -> Any:
-    if _cache is None:
+    cache = _views.cache
+    if cache is None:
         return compute()
     full = (id(level), *key)
-    hit = _cache.get(full)
+    hit = cache.get(full)
     if hit is None or hit[0] is not level:
-        hit = _cache[full] = (level, compute())
+        hit = cache[full] = (level, compute())
     return hit[1]
 
 

@@ -574,3 +574,17 @@ def test_geometry_cache_computes_each_view_once_and_only_inside() -> None:
         assert level_geometry(other, seen=seen, reveal_secrets=False) is not first
     assert first == outside
     assert level_geometry(level, seen=seen, reveal_secrets=False) is not first
+
+
+def test_geometry_cache_is_the_calling_threads_only() -> None:
+    import threading
+
+    level = big_level()
+    with geometry_cache():
+        first = level_geometry(level)
+        other: list[object] = []
+        worker = threading.Thread(target=lambda: other.append(level_geometry(level)))
+        worker.start()
+        worker.join()
+        assert other[0] is not first and other[0] == first
+        assert level_geometry(level) is first
