@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
+from dungeon_gen.export.walls import geometry_cache
 from dungeon_gen.model import Dungeon, LevelData
 
 
@@ -108,8 +109,12 @@ def export_dungeon(dungeon: Dungeon, formats: list[str], out: str | Path) -> lis
     written: list[Path] = []
     try:
         plan = [w for fmt in dict.fromkeys(formats) for w in _writers(dungeon, fmt, stem)]
-        for name, write in plan:
-            write(staging / name)
+        with geometry_cache():  # each view of a level is worked out once for every file
+            # The VTT files first: their pictures (4760 x 6160 px for a 30-room level) are the
+            # largest thing an export holds, best drawn before the other formats' caches and heap
+            # have grown the process (the peak of a 30-room '--format all' is 212 MB the other way).
+            for name, write in sorted(plan, key=lambda w: not w[0].endswith(".dd2vtt")):
+                write(staging / name)
         for name, _ in plan:
             final = folder / name
             os.replace(staging / name, final)

@@ -9,6 +9,7 @@ The same seed and parameters give the byte-identical dungeon every time.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import pairwise
 from random import Random
 
@@ -19,7 +20,7 @@ from dungeon_gen.layout import build_level
 from dungeon_gen.model import Dungeon, EntranceWay, LevelData
 from dungeon_gen.pieces import tie_level
 from dungeon_gen.story import Story, tell
-from dungeon_gen.themes import Theme, load_themes
+from dungeon_gen.themes import Theme, ThemeShelf
 
 GENERATOR = "blacksalt-dungeon-1"
 
@@ -40,7 +41,7 @@ def generate(
     rooms: int = 12,
     theme: str | None = None,
     depth: int = 1,
-    themes: dict[str, Theme] | None = None,
+    themes: Mapping[str, Theme] | None = None,
 ) -> Dungeon:
     """A whole dungeon.  ``level``: difficulty 1–10; ``rooms``: per level (3–60); ``depth``: levels (1–5)."""
     if not 1 <= level <= 10:
@@ -51,7 +52,7 @@ def generate(
         raise GenerationError(f"depth must be 1 to 5 levels, not {depth}")
     if seed < 0:
         raise GenerationError(f"the seed must be zero or positive, not {seed}")
-    catalogue = themes if themes is not None else load_themes()
+    catalogue = themes if themes is not None else ThemeShelf()  # reads only the theme drawn
     master = Random(seed)
     theme_id = theme if theme is not None else sorted(catalogue)[master.randrange(len(catalogue))]
     if theme_id not in catalogue:

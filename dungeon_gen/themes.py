@@ -21,6 +21,7 @@ from __future__ import annotations
 import difflib
 import re
 import string
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -897,3 +898,37 @@ def _load(root: Path, content: Content) -> dict[str, Theme]:
     if not paths:
         raise ContentError(f"{root}: no theme files (*.toml)")
     return {p.stem: load_theme(p, content) for p in paths}
+
+
+class ThemeShelf(Mapping[str, Theme]):
+    """The themes of ``resources/dungeon/themes`` by id, each read and checked only when it is
+    first asked for: a dungeon needs one theme, and reading and checking all of them was most of
+    the time of generating one (``blacksalt dungeon``).  The ids are the file names; asking for
+    every theme (iterating values or items) reads them all, as :func:`load_themes` does."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.root = directory or themes_dir()
+        self.ids = sorted(p.stem for p in self.root.glob("*.toml"))
+        if not self.ids:
+            raise ContentError(f"{self.root}: no theme files (*.toml)")
+
+    def __getitem__(self, theme_id: str) -> Theme:
+        if theme_id not in self.ids:
+            raise KeyError(theme_id)
+        return _shelved(self.root, theme_id)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.ids)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __contains__(self, theme_id: object) -> bool:
+        return theme_id in self.ids
+
+
+@cache
+def _shelved(root: Path, theme_id: str) -> Theme:
+    from rules.content.registry import load_content
+
+    return load_theme(root / f"{theme_id}.toml", load_content())

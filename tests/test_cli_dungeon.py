@@ -127,3 +127,30 @@ def test_generated_dungeons_never_overlap() -> None:
     for seed in range(10):
         d = generate(seed, rooms=10 + 5 * seed, depth=1 + seed % 3)
         assert [line for level in d.levels for line in overlapping_rooms(level)] == [], seed
+
+
+def test_every_format_is_the_same_bytes_from_another_process(tmp_path: Path) -> None:
+    """The README's promise, across processes as a GM meets it (two runs of the command, another
+    clock zone, Python's and Qt's hashes seeded afresh each time): every file of ``--format all``
+    is the same bytes, the PDF with its document id and fonts included."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    outs = []
+    for i, tz in enumerate(("UTC", "Pacific/Auckland")):
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", TZ=tz, PYTHONHASHSEED=str(17 + i))
+        env.pop("QT_HASH_SEED", None)
+        out = tmp_path / f"run{i}"
+        subprocess.run(
+            [sys.executable, "-m", "desktop", "dungeon", "--seed", "5", "--rooms", "8", "--depth", "2",
+             "--format", "all", "--out", f"{out}/"],
+            cwd=root, env=env, check=True, capture_output=True, timeout=300,
+        )  # fmt: skip
+        outs.append(out)
+    names = sorted(p.name for p in outs[0].iterdir())
+    assert names == sorted(p.name for p in outs[1].iterdir())
+    assert {Path(n).suffix for n in names} == {".json", ".md", ".svg", ".png", ".pdf", ".dd2vtt"}
+    assert len(names) == 2 + 2 * 6 + 1  # json, md; per level 2 svg, 2 png, 2 dd2vtt; one pdf
+    for name in names:
+        assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name

@@ -328,13 +328,15 @@ def export_all(
     """Every format into ``folder``, one after another (for the progress bar); all or nothing:
     when one fails, the files of the formats before it are removed again."""
     from desktop.dungeon_export import export_dungeon
+    from dungeon_gen.export.walls import geometry_cache
 
     written: list[Path] = []
     target = str(folder) + os.sep
     try:
-        for i, fmt in enumerate(formats):
-            progress(i / len(formats), f"Writing {FORMAT_LABELS.get(fmt, fmt)}…")
-            written += export_dungeon(dungeon, [fmt], target)
+        with geometry_cache():  # each view of a level worked out once for all the formats
+            for i, fmt in enumerate(formats):
+                progress(i / len(formats), f"Writing {FORMAT_LABELS.get(fmt, fmt)}…")
+                written += export_dungeon(dungeon, [fmt], target)
     except BaseException:
         for p in written:
             p.unlink(missing_ok=True)

@@ -20,9 +20,12 @@ the picture and the line-of-sight data always agree.
 
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from dungeon_gen.model import Connection, LevelData
 
@@ -300,10 +303,50 @@ class Seen:
         return cls(frozenset(rooms), frozenset(connections))
 
 
+class _Views(threading.local):
+    """Level views computed once within :func:`geometry_cache`, in this thread only (keyed by the
+    level object and the arguments; the level itself is kept so its id is not reused)."""
+
+    cache: dict[tuple[Any, ...], tuple[LevelData, Any]] | None = None
+
+
+_views = _Views()
+
+
+@contextmanager
+def geometry_cache() -> Iterator[None]:
+    """Within this block, :func:`level_geometry` and :func:`open_part` of the same level object
+    with the same arguments are computed once: the exports of one dungeon draw each view of a
+    level several times (the PNG, the SVG's layers, the PDF's fitting rounds, the VTT files).
+    The levels must not change inside the block.  Only the calling thread's calls are cached (an
+    export on a worker thread leaves the window's map drawing as it was)."""
+    outer = _views.cache
+    _views.cache = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _views.cache = outer
+
+
+def _cached(key: tuple[Any, ...], level: LevelData, compute: Any) -> Any:
+    cache = _views.cache
+    if cache is None:
+        return compute()
+    full = (id(level), *key)
+    hit = cache.get(full)
+    if hit is None or hit[0] is not level:
+        hit = cache[full] = (level, compute())
+    return hit[1]
+
+
 def open_part(level: LevelData) -> Seen:
     """The rooms and passages the players can reach without finding a secret door: from the
     level's ways in (its entrances and their corridors, and its stairs) through every passage
     that is not secret.  A level with no way in at all is open everywhere."""
+    return _cached(("open_part",), level, lambda: _open_part(level))  # type: ignore[no-any-return]
+
+
+def _open_part(level: LevelData) -> Seen:
     starts = set(getattr(level, "entrances", [])) | {w.room for w in getattr(level, "entrance_ways", [])}
     starts |= {s.room for s in level.stairs}
     connections = all_connections(level)
@@ -371,6 +414,15 @@ def level_geometry(
       with wall as well (a printed map draws the wall through and marks an
       "S"); False leaves it open so a VTT can treat it as a door.
     """
+    key = ("geometry", seen, reveal_secrets, wall_secret_doors)
+    return _cached(  # type: ignore[no-any-return]
+        key, level, lambda: _level_geometry(level, seen, reveal_secrets, wall_secret_doors)
+    )
+
+
+def _level_geometry(
+    level: LevelData, seen: Seen | None, reveal_secrets: bool, wall_secret_doors: bool
+) -> LevelGeometry:
     seen_connections = seen.connections if seen is not None else frozenset()
     hidden_ids = {
         c.id

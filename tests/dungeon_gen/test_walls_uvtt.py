@@ -25,10 +25,12 @@ from dungeon_gen.export.walls import (
     door_edges,
     edge_between,
     floor_tiles,
+    geometry_cache,
     interior_edges,
     level_geometry,
     map_frame,
     merge,
+    open_part,
     polylines,
     wall_segments,
 )
@@ -554,3 +556,35 @@ def test_players_file_lights_no_room_it_leaves_out(generated: list[tuple[str, Le
             )
         assert len(gm["lights"]) - len(player["lights"]) >= len(hidden), name
     assert left_out >= 1
+
+
+def test_geometry_cache_computes_each_view_once_and_only_inside() -> None:
+    """Within geometry_cache a view of a level is the same object every time it is asked for (the
+    exports ask for each several times), equal to a fresh computation; outside it, a new one."""
+    level = big_level()
+    seen = open_part(level)
+    outside = level_geometry(level, seen=seen, reveal_secrets=False)
+    with geometry_cache():
+        first = level_geometry(level, seen=open_part(level), reveal_secrets=False)
+        assert level_geometry(level, seen=Seen.of(seen.rooms, seen.connections), reveal_secrets=False) is first
+        assert open_part(level) is open_part(level)
+        gm = level_geometry(level)
+        assert gm is not first and gm == level_geometry(level) and gm.walls != first.walls
+        other = big_level()  # an equal level, another object: its own entry
+        assert level_geometry(other, seen=seen, reveal_secrets=False) is not first
+    assert first == outside
+    assert level_geometry(level, seen=seen, reveal_secrets=False) is not first
+
+
+def test_geometry_cache_is_the_calling_threads_only() -> None:
+    import threading
+
+    level = big_level()
+    with geometry_cache():
+        first = level_geometry(level)
+        other: list[object] = []
+        worker = threading.Thread(target=lambda: other.append(level_geometry(level)))
+        worker.start()
+        worker.join()
+        assert other[0] is not first and other[0] == first
+        assert level_geometry(level) is first
