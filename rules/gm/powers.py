@@ -503,8 +503,12 @@ def mishap(gm: GM, m: Member, row: Any, cs: CombatState | None = None) -> None:
 
 
 def most_wounded(gm: GM) -> Member | None:
+    """The party member with the most wounds a heal would mend: the hungry heal nothing (their wounds do not heal),
+    so they are passed over while anyone else is hurt (a miracle had healed a hungry adventurer's 0 wounds)."""
     hurt = [m for m in gm.alive() if any(m.adv.character.attrs[a].wounds for a in ATTRS)]
-    return max(hurt, key=lambda m: sum(m.adv.character.attrs[a].wounds for a in ATTRS)) if hurt else None
+    fed = [m for m in hurt if "hungry" not in m.adv.character.afflictions]
+    pool = fed or hurt
+    return max(pool, key=lambda m: sum(m.adv.character.attrs[a].wounds for a in ATTRS)) if pool else None
 
 
 def heal(gm: GM, target: Member, n: int, reason: str) -> None:

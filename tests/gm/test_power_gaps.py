@@ -20,6 +20,25 @@ def _fatigue(gm: GM, i: int = 0) -> int:
     return sum(ch.attrs[a].fatigue for a in Attr)
 
 
+def test_miracle_one_heals_the_most_wounded_who_can_heal_not_a_hungry_one() -> None:
+    """"You heal 1d6 wounds of you or someone Nearby": the hungry heal nothing, so the miracle goes to the most wounded
+    of the others (it used to go to a hungry adventurer and heal 0)."""
+    from rules.gm import exploration, powers
+    from tests.gm.scripted import Loaded, corridor, game
+
+    gm = game(corridor(3), party=3)
+    exploration.enter(gm, "test-site")
+    a, b, c = gm.c.party
+    for m, wounds in ((a, 0), (b, 1), (c, 2)):
+        m.adv.character.attrs[Attr.STR].score = 3
+        m.adv.character.attrs[Attr.STR].wounds = wounds
+    c.adv.character.afflictions |= {"hungry"}  # the most wounded, but hungry
+    gm.rng = Loaded(1, [6])
+    powers.miracle(gm, a, "heal_1d6_wounds", _miracle(gm, "heal_1d6_wounds"))
+    assert b.adv.character.attrs[Attr.STR].wounds == 0
+    assert c.adv.character.attrs[Attr.STR].wounds == 2
+
+
 # --- Miracle 2: points of morale (R208) ---------------------------------------------------------------------------
 
 
