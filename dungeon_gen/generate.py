@@ -12,6 +12,7 @@ from __future__ import annotations
 from itertools import pairwise
 from random import Random
 
+from dungeon_gen.advice import advise_level
 from dungeon_gen.contents import LevelPlan, entrance_ways, furnish_level
 from dungeon_gen.difficulty import fight
 from dungeon_gen.doom import doom_track, wandering_groups
@@ -87,20 +88,20 @@ def generate(
             down_at = layout.stairs_down.tile
         groups = wandering_groups(plan, stream(lseed, "wanderers"))
         track = doom_track(plan, groups, stream(lseed, "doom"), hardest=max(fight(r.monsters) for r in rooms_))
-        levels.append(
-            LevelData(
-                depth=d,
-                name=story.level_names[i],
-                seed=lseed,
-                grid={"width": layout.width, "height": layout.height, "tile_m": 1.5},
-                rooms=rooms_,
-                connections=connections,
-                stairs=stairs,
-                doom_track=track,
-                wandering_monsters=groups,
-                set_pieces=pieces,
-            )
+        data = LevelData(
+            depth=d,
+            name=story.level_names[i],
+            seed=lseed,
+            grid={"width": layout.width, "height": layout.height, "tile_m": 1.5},
+            rooms=rooms_,
+            connections=connections,
+            stairs=stairs,
+            doom_track=track,
+            wandering_monsters=groups,
+            set_pieces=pieces,
         )
+        advise_level(data, entrances if d == 1 else [], stream(lseed, "advice"))
+        levels.append(data)
     _link_stairs(levels)
     first = levels[0]
     text = tell(th, story, levels, stream(story_seed, "story"))

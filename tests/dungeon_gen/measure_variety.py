@@ -46,6 +46,7 @@ def texts(d):
     for lv in d.levels:
         for r in lv.rooms:
             yield r.description
+            yield r.notes
             for g in r.monsters:
                 yield g.note
             for t in r.traps:

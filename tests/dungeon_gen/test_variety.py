@@ -32,7 +32,7 @@ def _sentences(d: Dungeon) -> set[str]:
     texts = [d.hook, d.history, *(r.text for r in d.rumours)]
     for lv in d.levels:
         for r in lv.rooms:
-            texts += [r.description, *(g.note for g in r.monsters), *(x.text for x in r.loot)]
+            texts += [r.description, r.notes, *(g.note for g in r.monsters), *(x.text for x in r.loot)]
             texts += [t for tr in r.traps for t in (tr.text, tr.clue, tr.effect)]
             texts += [s.text for s in r.secrets] + [c.text for c in r.corpses]
             texts += [t for f in r.features for t in (f.text, f.success, f.failure)]
