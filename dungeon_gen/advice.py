@@ -43,7 +43,7 @@ MIND = (
     "damage_cap",
     "jumpy",
 )
-LAIR = "The master of this place waits here: the hardest fight of the dungeon."
+LAIR = "The master of this place, the {master}, waits here: the hardest fight of the dungeon."
 
 
 @cache
@@ -125,7 +125,9 @@ def _morale(room: Room, exits: list[Connection], dist: dict[int, int], rooms: di
         (c for c in exits if c.door.kind in OPEN and dist.get(_other(c, room.id), -1) > here),
         key=lambda c: (rooms[_other(c, room.id)].boss, c.id),
     )
-    test = "When half of their side is down, each left rolls its level in dice and runs unless one shows 4+"
+    names = " and ".join(_who(g) for g in fighting)
+    some = " with morale" if len(brave) < len(fighting) else ""
+    test = f"When half of {names} are down, each left{some} rolls its level in dice and runs unless one shows 4+"
     if not ways:
         return f"{test}; with no way on but past the party, they run back the way the party came."
     c = ways[0]
@@ -204,5 +206,5 @@ def advise_level(level: LevelData, entrances: list[int], rng: Random) -> None:
         ]
         lines += [x for x in extra if x][:2]
         if room.boss:
-            lines.insert(0, LAIR)
+            lines.insert(0, LAIR.format(master=room.monsters[0].monster))
         room.notes = " ".join(lines)

@@ -38,6 +38,15 @@ _OPENS = re.compile(r"(^|[.!?][\"')]?\s+)\x01([a-z])")
 PHRASES = "@phrases"
 
 
+class PhraseDeck(dict[str, tuple[str, ...]]):
+    """A dungeon's phrase banks, with the phrases it has drawn: :func:`expand` draws a phrase the dungeon has
+    not used while its bank has one (issue #15: "Silver masks" eight times in one dungeon)."""
+
+    def __init__(self, banks: Mapping[str, tuple[str, ...]]) -> None:
+        super().__init__(banks)
+        self.used: set[str] = set()
+
+
 def expand(template: str, rng: Random | None, phrases: Mapping[str, tuple[str, ...]] | None = None) -> str:
     """Draw a template's parts: each ``{@bank}`` becomes one phrase of that bank, then each
     ``[a|b|c]`` one of its alternatives (left to right, so the same RNG state gives the same
@@ -49,7 +58,14 @@ def expand(template: str, rng: Random | None, phrases: Mapping[str, tuple[str, .
         bank = (phrases or {}).get(m[1])
         if not bank:
             return m[0]
-        return _MARK + (rng.choice(bank) if rng is not None else bank[0])
+        if rng is None:
+            return _MARK + bank[0]
+        if isinstance(phrases, PhraseDeck):  # a dungeon's deck: no phrase twice until its bank is spent
+            unused = [p for p in bank if p not in phrases.used] or list(bank)
+            drawn = rng.choice(unused)
+            phrases.used.add(drawn)
+            return _MARK + drawn
+        return _MARK + rng.choice(bank)
 
     def alternative(m: re.Match[str]) -> str:
         options = m[1].split("|")
@@ -155,7 +171,7 @@ class Story:
         candidates = [e for e in candidates if monster_level(e.monster) >= floor]
         entry = rng.choices(candidates, weights=[e.weight for e in candidates])[0]
         return cls(title, owner, settlement, bounty, tuple(names), tuple(notes), entry.monster,
-                   th.monsters.index(entry), th.phrase_banks())  # fmt: skip
+                   th.monsters.index(entry), PhraseDeck(th.phrase_banks()))  # fmt: skip
 
     def values(self, **more: Any) -> dict[str, Any]:
         return {
