@@ -12,7 +12,8 @@ changes.  For each room with a fight (not a group that can be talked to), up to 
 * **too easy**: the monsters of a room next door, through an open way, that hear it and join in the second
   round (R253);
 * **too hard**: the spikeable door the party came in by, to fall back through and spike;
-* **the room's trap**: still armed while they fight (R254).
+* **the room's trap**: where it lies, still armed while they fight (R254);
+* a group that never breaks: the door to get out by and shut on them.
 
 The master's lair keeps its own line first: the hardest fight of the dungeon.
 """
@@ -111,10 +112,20 @@ def _morale(room: Room, exits: list[Connection], dist: dict[int, int], rooms: di
     brave = [g for g in fighting if _monsters().get(g.monster.lower(), (True, ()))[0]]
     if not brave:
         who = " and ".join(_who(g) for g in fighting)
+        here = dist.get(room.id, 0)
+        shut = sorted(
+            (c for c in exits if c.door.kind not in ("archway", "secret", "barricaded")),
+            key=lambda c: (dist.get(_other(c, room.id), here) >= here, c.id),
+        )
+        if shut:
+            c = shut[0]
+            way = f"get out {_side(room, c)} through the {_door(c)} to room {_other(c, room.id)} and shut it on them"
+        else:
+            way = "there is no door here to shut on them"
         return rng.choice(
             (
-                f"{who[0].upper()}{who[1:]} never break: finish them, or shut a door on them.",
-                f"No morale to break here: {who} fight until they fall.",
+                f"{who[0].upper()}{who[1:]} never break: finish them, or {way}.",
+                f"No morale to break here: {who} fight until they fall; to escape, {way}.",
             )
         )
     if sum(g.count for g in fighting) == 1:
@@ -180,10 +191,22 @@ def _trap(room: Room) -> str | None:
     if not room.traps:
         return None
     t = room.traps[0]
+    where = f" ({_place(room, t.tile).lower()})" if t.tile is not None else ""
     return (
-        f"The {t.name.lower()} is still armed while they fight: the monsters keep clear of it, and an adventurer "
-        f"driven back onto it sets it off."
+        f"The {t.name.lower()}{where} is still armed while they fight: the monsters keep clear of it, and an "
+        f"adventurer driven back onto it sets it off."
     )
+
+
+def _place(room: Room, tile: tuple[int, int]) -> str:
+    """Where a tile lies in its room ("In the north-west corner", "By the east wall", "In the middle")."""
+    fx = (tile[0] - room.x + 0.5) / max(1, room.w)
+    fy = (tile[1] - room.y + 0.5) / max(1, room.h)
+    col = "west" if fx < 1 / 3 else "east" if fx > 2 / 3 else ""
+    row = "north" if fy < 1 / 3 else "south" if fy > 2 / 3 else ""
+    if col and row:
+        return f"In the {row}-{col} corner"
+    return f"By the {row or col} wall" if col or row else "In the middle"
 
 
 def advise_level(level: LevelData, entrances: list[int], rng: Random) -> None:
@@ -204,7 +227,9 @@ def advise_level(level: LevelData, entrances: list[int], rng: Random) -> None:
             _too_easy(room, exits[room.id], rooms, rng) if not room.boss else None,
             _too_hard(room, exits[room.id], dist, rng),
         ]
-        lines += [x for x in extra if x][:2]
+        # the way out of a fight that never breaks is already the door to shut: no second line for it
+        extra = [x for x in extra if x and not (x.endswith("spike it behind them.") and "shut it on them" in lines[0])]
+        lines += extra[:2]
         if room.boss:
             lines.insert(0, LAIR.format(master=room.monsters[0].monster))
         room.notes = " ".join(lines)

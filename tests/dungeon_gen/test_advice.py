@@ -74,8 +74,13 @@ def test_the_advice_agrees_with_the_map(seed: int, theme: str, depth: int, rooms
                 side, door, other = m[1], m[2], int(m[3])
                 c = _link(level, room, other, door, side)
                 assert c.door.spikeable and dist[other] < dist[room.id]
-            for t in re.findall(r"The ([a-z' -]+) is still armed", room.notes):
+            for t in re.findall(r"The ([a-z' -]+?)(?: \([a-z -]+\))? is still armed", room.notes):
                 assert t in {x.name.lower() for x in room.traps}
+            if m := re.search(
+                rf"get out (north|south|east|west) through the {DOOR} to room (\d+) and shut it", room.notes
+            ):
+                c = _link(level, room, int(m[3]), m[2], m[1])
+                assert c.door.kind not in ("archway", "secret", "barricaded") and fearless
     assert re.search(r"^> (When half of|The master of this place)", to_markdown(d), re.MULTILINE)
 
 
