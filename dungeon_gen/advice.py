@@ -221,14 +221,14 @@ def advise_level(level: LevelData, entrances: list[int], rng: Random) -> None:
         if not any(g.want is None for g in room.monsters):
             continue
         lines = [_morale(room, exits[room.id], dist, rooms, rng)]
-        extra = [
+        drawn = [
             _mind(room, rng),
             _trap(room),
             _too_easy(room, exits[room.id], rooms, rng) if not room.boss else None,
             _too_hard(room, exits[room.id], dist, rng),
         ]
         # the way out of a fight that never breaks is already the door to shut: no second line for it
-        extra = [x for x in extra if x and not (x.endswith("spike it behind them.") and "shut it on them" in lines[0])]
+        extra = [x for x in drawn if x and not (x.endswith("spike it behind them.") and "shut it on them" in lines[0])]
         lines += extra[:2]
         if room.boss:
             lines.insert(0, LAIR.format(master=room.monsters[0].monster))

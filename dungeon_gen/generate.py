@@ -18,6 +18,7 @@ from dungeon_gen.difficulty import fight
 from dungeon_gen.doom import doom_track, wandering_groups
 from dungeon_gen.layout import build_level
 from dungeon_gen.model import Dungeon, EntranceWay, LevelData
+from dungeon_gen.outside import describe_outside
 from dungeon_gen.pieces import tie_level
 from dungeon_gen.story import Story, tell
 from dungeon_gen.themes import Theme, load_themes
@@ -104,6 +105,7 @@ def generate(
         levels.append(data)
     _link_stairs(levels)
     first = levels[0]
+    outside, outside_lore = describe_outside(th, story, first, ways, stream(level_seeds[0], "outside"))
     text = tell(th, story, levels, stream(story_seed, "story"))
     return Dungeon(
         seed=seed,
@@ -117,6 +119,8 @@ def generate(
         history=text.history,
         entrances=entrances,
         entrance_ways=ways,
+        outside=outside,
+        outside_lore=outside_lore,
         depth=1,
         name=first.name,
         grid=first.grid,

@@ -78,8 +78,12 @@ def expand(template: str, rng: Random | None, phrases: Mapping[str, tuple[str, .
 
 def fill(template: str, values: Mapping[str, Any], rng: Random | None = None) -> str:
     """Draw the template's parts (:func:`expand`: ``{@bank}`` and ``[a|b|c]``, from ``rng``), then
-    fill its ``{placeholders}``; "the The Mourners" (a name that starts with The) reads "the Mourners"."""
-    text = expand(template, rng, values.get(PHRASES))
+    fill its ``{placeholders}``; "the The Mourners" (a name that starts with The) reads "the Mourners".
+
+    The parts are drawn from an RNG of their own, seeded by one draw of ``rng``: however many parts a
+    template has, filling it takes one draw from ``rng``, so growing a theme's texts never changes the
+    monsters, traps and loot drawn after it."""
+    text = expand(template, Random(rng.getrandbits(64)) if rng is not None else None, values.get(PHRASES))
     text = text.format_map(_Blanks({k: str(v) for k, v in values.items() if k != PHRASES}))
     return _DOUBLE_THE.sub(lambda m: m[1], text)
 

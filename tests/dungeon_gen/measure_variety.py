@@ -41,6 +41,11 @@ def sentences(md):
 def texts(d):
     yield d.hook
     yield d.history
+    yield d.outside
+    for w in d.entrance_ways:
+        yield w.text
+    for n in d.outside_lore:
+        yield n.text
     for r in d.rumours:
         yield r.text
     for lv in d.levels:

@@ -97,6 +97,10 @@ def dungeon_texts(d: Dungeon) -> Iterator[tuple[str, str]]:
     yield "history", d.history
     for w in d.entrance_ways:
         yield "entrance door", w.door.text
+        yield "entrance way", w.text
+    yield "outside", d.outside
+    for n in d.outside_lore:
+        yield f"outside lore ({n.skill})", n.text
     for level in d.levels:
         yield from level_texts(level)
 
