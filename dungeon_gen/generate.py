@@ -114,6 +114,8 @@ def generate(
         theme=th.id,
         level=level,
         hook=text.hook,
+        quest=text.quest,
+        quest_after=text.quest_after,
         bounty=story.bounty,
         rumours=text.rumours,
         history=text.history,

@@ -195,6 +195,8 @@ class Told:
     hook: str
     rumours: list[Rumour]
     history: str
+    quest: str = ""  # what the adventurers are given or told when they accept
+    quest_after: str = ""  # what happens when they come back
 
 
 def tell(th: Theme, story: Story, levels: list[LevelData], rng: Random) -> Told:
@@ -210,7 +212,10 @@ def tell(th: Theme, story: Story, levels: list[LevelData], rng: Random) -> Told:
     def values() -> dict[str, Any]:
         return story.values(room=room.name.lower(), group=rng.choice(groups))  # templates write "the {room}"
 
-    hook = fill(rng.choice(th.hooks.templates), values(), rng)
+    offer = rng.choice(th.hooks.all())
+    hook = fill(offer if isinstance(offer, str) else offer.text, values(), rng)
+    quest = "" if isinstance(offer, str) else fill(offer.quest, values(), rng)
+    after = "" if isinstance(offer, str) else fill(offer.after, values(), rng)
     openers = rng.sample(th.hooks.openers, k=min(3, len(th.hooks.openers)))
     hook += "\n\nPossible ideas for starting out:\n" + "\n".join(f"- {fill(o, values(), rng)}" for o in openers)
 
@@ -242,4 +247,4 @@ def tell(th: Theme, story: Story, levels: list[LevelData], rng: Random) -> Told:
     rumours = [Rumour(roll=roll, text=text, true=true) for roll, (text, true) in zip(range(2, 13), pool, strict=True)]
 
     parts = [fill(rng.choice(part), values(), rng) for part in (th.history.origin, th.history.fall, th.history.now)]
-    return Told(hook=hook, rumours=rumours, history="\n\n".join(parts))
+    return Told(hook=hook, rumours=rumours, history="\n\n".join(parts), quest=quest, quest_after=after)

@@ -476,11 +476,31 @@ class Bounty(Strict):
         return max(self.least, min(self.most, rounded))
 
 
+class HookOffer(Strict):
+    """A hook with its job (issue #15, after the sample's "give them a portable coffin"): what the adventurers
+    are given or told when they accept, and what happens when they come back."""
+
+    text: Template
+    quest: Template  # "When the adventurers accept, ... gives them ..."
+    after: Template  # what happens when they come back with it
+
+
 class Hooks(Strict):
-    templates: Annotated[list[Template], Field(min_length=4)]
+    templates: list[Template] = []  # hooks without a job
+    offers: list[HookOffer] = []  # hooks with their job
     openers: Annotated[list[Template], Field(min_length=3)]  # "possible ideas for starting out"
     settlements: Annotated[list[Plain], Field(min_length=1)]  # where the hook is given (blacksalt.toml)
     bounty: Bounty
+
+    @model_validator(mode="after")
+    def _enough(self) -> Hooks:
+        if len(self.templates) + len(self.offers) < 4:
+            raise ValueError("four or more hooks are needed (templates and offers together)")
+        return self
+
+    def all(self) -> list[HookOffer | str]:
+        """Every hook, those with their job first."""
+        return [*self.offers, *self.templates]
 
 
 class PlaceRumour(Strict):

@@ -228,6 +228,10 @@ def story_html(d: Dungeon) -> str:
     )
     out.append("<h3>Hook</h3>" + markdown_lines_to_html(d.hook.splitlines(), room_links=False))
     out.append(f"<p><b>Bounty: {d.bounty} silver.</b></p>")
+    if d.quest:
+        out.append(f"<p><b>The job.</b> {html.escape(d.quest)}</p>")
+    if d.quest_after:
+        out.append(f"<p><b>When they come back.</b> {html.escape(d.quest_after)}</p>")
     out.append("<h3>Rumours</h3>")
     out.append('<p class="muted">Each adventurer hears one (2d6); false ones are marked for the GM only.</p>')
     rows = ["<tr><th>2d6</th><th>Rumour</th></tr>"]

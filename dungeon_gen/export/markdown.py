@@ -223,6 +223,10 @@ def to_markdown(d: Dungeon) -> str:
     lines.append(f"*A dungeon for Dead Weight — difficulty {d.level}, {size}, seed {d.seed}. "
                  f"Theme: {d.theme.replace('_', ' ')}.*")  # fmt: skip
     lines += ["", "## General Information", "", "### Hook", d.hook, "", f"**Bounty: {d.bounty} silver.**", ""]
+    if d.quest:
+        lines += [f"**The job.** {d.quest}", ""]
+    if d.quest_after:
+        lines += [f"**When they come back.** {d.quest_after}", ""]
     lines += ["### Rumours",
               "Give each adventurer a rumour (two with 2 or more in presence); roll again on repeats. "
               "False rumours are marked for the GM only.", "", "| 2d6 | Rumour |", "| :---: | --- |"]  # fmt: skip

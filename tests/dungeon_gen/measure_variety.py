@@ -42,6 +42,8 @@ def texts(d):
     yield d.hook
     yield d.history
     yield d.outside
+    yield d.quest
+    yield d.quest_after
     for w in d.entrance_ways:
         yield w.text
     for n in d.outside_lore:

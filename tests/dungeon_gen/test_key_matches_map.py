@@ -92,6 +92,8 @@ def level_texts(level: LevelData) -> Iterator[tuple[str, str]]:
 
 def dungeon_texts(d: Dungeon) -> Iterator[tuple[str, str]]:
     yield "hook", d.hook
+    yield "the job", d.quest
+    yield "when they come back", d.quest_after
     for rumour in d.rumours:
         yield f"rumour {rumour.roll}", rumour.text
     yield "history", d.history

@@ -58,3 +58,19 @@ def test_a_known_way_in() -> None:
         "On the east side, the adit, a square tunnel in the hillside with a warning painted over it, cold air "
         "breathing out. A passage of 4.5 metres leads in from it to a wooden door and room 1 (The Cage Shaft)."
     )
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_job_goes_with_its_hook(theme: str) -> None:
+    """Every hook of the themes carries its job: what the adventurers are given when they accept, and what happens
+    when they come back; the key prints the two under the bounty, and the one drawn goes with the hook drawn."""
+    th = load_themes()[theme]
+    for seed in range(1, 9):
+        d = generate(seed, theme=theme, level=th.min_level, depth=1, rooms=8)
+        offer = next(o for o in th.hooks.offers if o.text.split("{")[0] in d.hook)
+        assert d.quest.startswith("When the adventurers accept, ") and d.quest_after
+        assert d.quest.split(",")[1].split()[0] == offer.quest.split(",")[1].split()[0]  # the giver of that hook
+        assert not re.search(r"[{}\[\]|]", d.quest + d.quest_after)
+        md = to_markdown(d)
+        hook_at, job_at = md.index("### Hook"), md.index(f"**The job.** {d.quest}")
+        assert hook_at < md.index("**Bounty:") < job_at < md.index(f"**When they come back.** {d.quest_after}")

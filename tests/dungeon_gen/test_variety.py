@@ -30,7 +30,7 @@ def test_wanderers_come_from_the_whole_roster_of_the_level(theme: str) -> None:
 def _sentences(d: Dungeon) -> set[str]:
     """The key's sentences of 25 characters or more, numbers blanked (as measure_variety.py counts them)."""
     texts = [d.hook, d.history, *(r.text for r in d.rumours), d.outside, *(w.text for w in d.entrance_ways)]
-    texts += [n.text for n in d.outside_lore]
+    texts += [n.text for n in d.outside_lore] + [d.quest, d.quest_after]
     for lv in d.levels:
         for r in lv.rooms:
             texts += [r.description, r.notes, *(g.note for g in r.monsters), *(x.text for x in r.loot)]
