@@ -51,16 +51,18 @@ def _sentences(d: Dungeon) -> set[str]:
 
 
 #: The share of a key's sentences found in another of ten level-1 keys of its theme, at most (set pieces, skill
-#: notes and wants counted).  The issue's goal is 0.25; these are where the themes stand (issue #15), so that
-#: they only go down.
+#: notes, wants, the fight advice, the land outside and the job counted).  The issue's goal is 0.25; these are
+#: where the themes stand (issue #15, measured with measure_variety.py, two points of slack), so that they only go
+#: down.  Note that a part of two or three alternatives rarely lowers it: ten keys draw the same alternative; a
+#: phrase bank of a dozen or more does.
 SHARED_AT_MOST = {
-    "necromancer_tomb": 0.44,
-    "goblin_warren": 0.67,
-    "salt_mine": 0.72,
-    "flooded_cellar": 0.72,
-    "plague_chapel": 0.75,
-    "ruined_watchtower": 0.76,
-    "demon_vault": 0.75,
+    "necromancer_tomb": 0.39,
+    "goblin_warren": 0.52,
+    "salt_mine": 0.56,
+    "flooded_cellar": 0.59,
+    "plague_chapel": 0.60,
+    "ruined_watchtower": 0.59,
+    "demon_vault": 0.63,
 }
 
 
