@@ -56,13 +56,13 @@ def _sentences(d: Dungeon) -> set[str]:
 #: down.  Note that a part of two or three alternatives rarely lowers it: ten keys draw the same alternative; a
 #: phrase bank of a dozen or more does.
 SHARED_AT_MOST = {
-    "necromancer_tomb": 0.39,
-    "goblin_warren": 0.52,
-    "salt_mine": 0.56,
-    "flooded_cellar": 0.59,
-    "plague_chapel": 0.60,
-    "ruined_watchtower": 0.59,
-    "demon_vault": 0.63,
+    "necromancer_tomb": 0.38,
+    "goblin_warren": 0.51,
+    "salt_mine": 0.55,
+    "flooded_cellar": 0.57,
+    "plague_chapel": 0.58,
+    "ruined_watchtower": 0.57,
+    "demon_vault": 0.61,
 }
 
 
