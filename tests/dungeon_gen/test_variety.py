@@ -56,13 +56,13 @@ def _sentences(d: Dungeon) -> set[str]:
 #: down.  Note that a part of two or three alternatives rarely lowers it: ten keys draw the same alternative; a
 #: phrase bank of a dozen or more does.
 SHARED_AT_MOST = {
-    "necromancer_tomb": 0.38,
-    "goblin_warren": 0.51,
-    "salt_mine": 0.55,
+    "necromancer_tomb": 0.35,
+    "goblin_warren": 0.49,
+    "salt_mine": 0.52,
     "flooded_cellar": 0.57,
-    "plague_chapel": 0.58,
-    "ruined_watchtower": 0.57,
-    "demon_vault": 0.61,
+    "plague_chapel": 0.57,
+    "ruined_watchtower": 0.55,
+    "demon_vault": 0.58,
 }
 
 
