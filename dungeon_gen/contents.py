@@ -290,7 +290,7 @@ def _tiles(shape: RoomShape, rng: Random, n: int, avoid: set[tuple[int, int]]) -
 def _budget(plan: LevelPlan, shape: RoomShape) -> float:
     """The strength (summed bestiary levels) a room's fight aims at: it grows with the level's difficulty
     and, a little, with the room's distance from the way in (issue #15)."""
-    return 2.0 + 1.3 * plan.level + 0.4 * min(shape.depth, 6)
+    return 1.0 + 1.5 * plan.level + 0.4 * min(shape.depth, 6)
 
 
 def _cap(plan: LevelPlan) -> int:
@@ -317,7 +317,8 @@ def _monsters(plan: LevelPlan, shape: RoomShape, rng: Random, occupied: set[tupl
     level = monster_level(entry.monster)
     room = max(0.0, _budget(plan, shape) - fight(escort))
     most = min(hi + plan.level // 2, max(1, len(shape.tiles) // 3), 8)
-    first = max(first, min(most, round(room / level)))
+    target = max(1, round(room / level))
+    first = target if first > target else max(first, min(most, target))
     groups = [(entry.monster, first), *escort]
     out = []
     aware = rng.random() < AWARE_SHARE

@@ -13,11 +13,13 @@ from collections.abc import Mapping
 from itertools import pairwise
 from random import Random
 
+from dungeon_gen.advice import advise_level
 from dungeon_gen.contents import LevelPlan, entrance_ways, furnish_level
 from dungeon_gen.difficulty import fight
 from dungeon_gen.doom import doom_track, wandering_groups
 from dungeon_gen.layout import build_level
 from dungeon_gen.model import Dungeon, EntranceWay, LevelData
+from dungeon_gen.outside import describe_outside
 from dungeon_gen.pieces import tie_level
 from dungeon_gen.story import Story, tell
 from dungeon_gen.themes import Theme, ThemeShelf
@@ -88,22 +90,23 @@ def generate(
             down_at = layout.stairs_down.tile
         groups = wandering_groups(plan, stream(lseed, "wanderers"))
         track = doom_track(plan, groups, stream(lseed, "doom"), hardest=max(fight(r.monsters) for r in rooms_))
-        levels.append(
-            LevelData(
-                depth=d,
-                name=story.level_names[i],
-                seed=lseed,
-                grid={"width": layout.width, "height": layout.height, "tile_m": 1.5},
-                rooms=rooms_,
-                connections=connections,
-                stairs=stairs,
-                doom_track=track,
-                wandering_monsters=groups,
-                set_pieces=pieces,
-            )
+        data = LevelData(
+            depth=d,
+            name=story.level_names[i],
+            seed=lseed,
+            grid={"width": layout.width, "height": layout.height, "tile_m": 1.5},
+            rooms=rooms_,
+            connections=connections,
+            stairs=stairs,
+            doom_track=track,
+            wandering_monsters=groups,
+            set_pieces=pieces,
         )
+        advise_level(data, entrances if d == 1 else [], stream(lseed, "advice"))
+        levels.append(data)
     _link_stairs(levels)
     first = levels[0]
+    outside, outside_lore = describe_outside(th, story, first, ways, stream(level_seeds[0], "outside"))
     text = tell(th, story, levels, stream(story_seed, "story"))
     return Dungeon(
         seed=seed,
@@ -112,11 +115,15 @@ def generate(
         theme=th.id,
         level=level,
         hook=text.hook,
+        quest=text.quest,
+        quest_after=text.quest_after,
         bounty=story.bounty,
         rumours=text.rumours,
         history=text.history,
         entrances=entrances,
         entrance_ways=ways,
+        outside=outside,
+        outside_lore=outside_lore,
         depth=1,
         name=first.name,
         grid=first.grid,

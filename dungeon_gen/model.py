@@ -233,7 +233,7 @@ class EntranceWay(Model):
     side: Literal["north", "south", "east", "west"]
     path: Annotated[list[Tile], Field(min_length=1)]  # from the map edge inward
     door: Door  # at the room's wall
-    text: str = ""
+    text: str = ""  # the place outside where it opens, and where its passage leads
 
 
 class DoomEffect(Model):
@@ -352,6 +352,10 @@ class Dungeon(LevelData):
     history: str
     entrances: Annotated[list[RoomId], Field(min_length=1)]
     entrance_ways: list[EntranceWay] = []  # the corridors from outside, one per entrance
+    quest: str = ""  # the job: what the adventurers are given or told when they accept
+    quest_after: str = ""  # what happens when they come back
+    outside: str = ""  # the land before the way in, for the GM to read out
+    outside_lore: list[SkillNote] = []  # what a skill makes out outside
     deeper_levels: list[LevelData] = []
 
     @model_validator(mode="after")

@@ -38,6 +38,15 @@ _OPENS = re.compile(r"(^|[.!?][\"')]?\s+)\x01([a-z])")
 PHRASES = "@phrases"
 
 
+class PhraseDeck(dict[str, tuple[str, ...]]):
+    """A dungeon's phrase banks, with the phrases it has drawn: :func:`expand` draws a phrase the dungeon has
+    not used while its bank has one (issue #15: "Silver masks" eight times in one dungeon)."""
+
+    def __init__(self, banks: Mapping[str, tuple[str, ...]]) -> None:
+        super().__init__(banks)
+        self.used: set[str] = set()
+
+
 def expand(template: str, rng: Random | None, phrases: Mapping[str, tuple[str, ...]] | None = None) -> str:
     """Draw a template's parts: each ``{@bank}`` becomes one phrase of that bank, then each
     ``[a|b|c]`` one of its alternatives (left to right, so the same RNG state gives the same
@@ -49,7 +58,14 @@ def expand(template: str, rng: Random | None, phrases: Mapping[str, tuple[str, .
         bank = (phrases or {}).get(m[1])
         if not bank:
             return m[0]
-        return _MARK + (rng.choice(bank) if rng is not None else bank[0])
+        if rng is None:
+            return _MARK + bank[0]
+        if isinstance(phrases, PhraseDeck):  # a dungeon's deck: no phrase twice until its bank is spent
+            unused = [p for p in bank if p not in phrases.used] or list(bank)
+            drawn = rng.choice(unused)
+            phrases.used.add(drawn)
+            return _MARK + drawn
+        return _MARK + rng.choice(bank)
 
     def alternative(m: re.Match[str]) -> str:
         options = m[1].split("|")
@@ -62,8 +78,12 @@ def expand(template: str, rng: Random | None, phrases: Mapping[str, tuple[str, .
 
 def fill(template: str, values: Mapping[str, Any], rng: Random | None = None) -> str:
     """Draw the template's parts (:func:`expand`: ``{@bank}`` and ``[a|b|c]``, from ``rng``), then
-    fill its ``{placeholders}``; "the The Mourners" (a name that starts with The) reads "the Mourners"."""
-    text = expand(template, rng, values.get(PHRASES))
+    fill its ``{placeholders}``; "the The Mourners" (a name that starts with The) reads "the Mourners".
+
+    The parts are drawn from an RNG of their own, seeded by one draw of ``rng``: however many parts a
+    template has, filling it takes one draw from ``rng``, so growing a theme's texts never changes the
+    monsters, traps and loot drawn after it."""
+    text = expand(template, Random(rng.getrandbits(64)) if rng is not None else None, values.get(PHRASES))
     text = text.format_map(_Blanks({k: str(v) for k, v in values.items() if k != PHRASES}))
     return _DOUBLE_THE.sub(lambda m: m[1], text)
 
@@ -155,7 +175,7 @@ class Story:
         candidates = [e for e in candidates if monster_level(e.monster) >= floor]
         entry = rng.choices(candidates, weights=[e.weight for e in candidates])[0]
         return cls(title, owner, settlement, bounty, tuple(names), tuple(notes), entry.monster,
-                   th.monsters.index(entry), th.phrase_banks())  # fmt: skip
+                   th.monsters.index(entry), PhraseDeck(th.phrase_banks()))  # fmt: skip
 
     def values(self, **more: Any) -> dict[str, Any]:
         return {
@@ -175,6 +195,8 @@ class Told:
     hook: str
     rumours: list[Rumour]
     history: str
+    quest: str = ""  # what the adventurers are given or told when they accept
+    quest_after: str = ""  # what happens when they come back
 
 
 def tell(th: Theme, story: Story, levels: list[LevelData], rng: Random) -> Told:
@@ -190,7 +212,10 @@ def tell(th: Theme, story: Story, levels: list[LevelData], rng: Random) -> Told:
     def values() -> dict[str, Any]:
         return story.values(room=room.name.lower(), group=rng.choice(groups))  # templates write "the {room}"
 
-    hook = fill(rng.choice(th.hooks.templates), values(), rng)
+    offer = rng.choice(th.hooks.all())
+    hook = fill(offer if isinstance(offer, str) else offer.text, values(), rng)
+    quest = "" if isinstance(offer, str) else fill(offer.quest, values(), rng)
+    after = "" if isinstance(offer, str) else fill(offer.after, values(), rng)
     openers = rng.sample(th.hooks.openers, k=min(3, len(th.hooks.openers)))
     hook += "\n\nPossible ideas for starting out:\n" + "\n".join(f"- {fill(o, values(), rng)}" for o in openers)
 
@@ -222,4 +247,4 @@ def tell(th: Theme, story: Story, levels: list[LevelData], rng: Random) -> Told:
     rumours = [Rumour(roll=roll, text=text, true=true) for roll, (text, true) in zip(range(2, 13), pool, strict=True)]
 
     parts = [fill(rng.choice(part), values(), rng) for part in (th.history.origin, th.history.fall, th.history.now)]
-    return Told(hook=hook, rumours=rumours, history="\n\n".join(parts))
+    return Told(hook=hook, rumours=rumours, history="\n\n".join(parts), quest=quest, quest_after=after)

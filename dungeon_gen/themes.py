@@ -428,6 +428,15 @@ class LoreTemplate(Strict):
     text: Template
 
 
+class Outside(Strict):
+    """The land before the way in (issue #15, the sample dungeon's "Entrances": the hill, the graveyard, the
+    sacrificial pit, each a way in, and what a skill makes out there)."""
+
+    setting: Annotated[list[Template], Field(min_length=3)]  # where the dungeon lies, one drawn
+    ways: Annotated[list[Template], Field(min_length=4)]  # a place outside where a way in opens, one per entrance
+    lore: Annotated[list[LoreTemplate], Field(min_length=3)]  # what a skill makes out outside, two drawn
+
+
 class WantTemplate(LevelWindow):
     """A group with a mind that wants something, placed in a room: given ``amount`` of ``asks`` they turn
     friendly, say ``told``, give away what ``reveals`` names and, with ``leaves``, go their way."""
@@ -468,11 +477,31 @@ class Bounty(Strict):
         return max(self.least, min(self.most, rounded))
 
 
+class HookOffer(Strict):
+    """A hook with its job (issue #15, after the sample's "give them a portable coffin"): what the adventurers
+    are given or told when they accept, and what happens when they come back."""
+
+    text: Template
+    quest: Template  # "When the adventurers accept, ... gives them ..."
+    after: Template  # what happens when they come back with it
+
+
 class Hooks(Strict):
-    templates: Annotated[list[Template], Field(min_length=4)]
+    templates: list[Template] = []  # hooks without a job
+    offers: list[HookOffer] = []  # hooks with their job
     openers: Annotated[list[Template], Field(min_length=3)]  # "possible ideas for starting out"
     settlements: Annotated[list[Plain], Field(min_length=1)]  # where the hook is given (blacksalt.toml)
     bounty: Bounty
+
+    @model_validator(mode="after")
+    def _enough(self) -> Hooks:
+        if len(self.templates) + len(self.offers) < 4:
+            raise ValueError("four or more hooks are needed (templates and offers together)")
+        return self
+
+    def all(self) -> list[HookOffer | str]:
+        """Every hook, those with their job first."""
+        return [*self.offers, *self.templates]
 
 
 class PlaceRumour(Strict):
@@ -591,6 +620,8 @@ class Theme(Strict):
     lore: Annotated[list[LoreTemplate], Field(min_length=4)]
     #: One or more on every level: a group the party can talk to.
     wants: Annotated[list[WantTemplate], Field(min_length=2)]
+    #: The land before the way in.
+    outside: Outside
 
     @model_validator(mode="after")
     def _theme(self) -> Theme:
@@ -809,6 +840,9 @@ def check_theme(theme: Theme, c: Content, filename: str) -> list[str]:
     for i, note in enumerate(theme.lore):
         if note.skill not in skills:
             add(f"lore[{i}]", "skill", f"unknown skill {note.skill!r}{_hint(note.skill, sorted(skills))}")
+    for i, note in enumerate(theme.outside.lore):
+        if note.skill not in skills:
+            add(f"outside.lore[{i}]", "skill", f"unknown skill {note.skill!r}{_hint(note.skill, sorted(skills))}")
     for i, want in enumerate(theme.wants):
         for j, m in enumerate(want.monsters):
             for msg in _check_monster(refs, m.monster, "wandering", want) or _check_mind(c, m.monster, want):

@@ -228,6 +228,10 @@ def story_html(d: Dungeon) -> str:
     )
     out.append("<h3>Hook</h3>" + markdown_lines_to_html(d.hook.splitlines(), room_links=False))
     out.append(f"<p><b>Bounty: {d.bounty} silver.</b></p>")
+    if d.quest:
+        out.append(f"<p><b>The job.</b> {html.escape(d.quest)}</p>")
+    if d.quest_after:
+        out.append(f"<p><b>When they come back.</b> {html.escape(d.quest_after)}</p>")
     out.append("<h3>Rumours</h3>")
     out.append('<p class="muted">Each adventurer hears one (2d6); false ones are marked for the GM only.</p>')
     rows = ["<tr><th>2d6</th><th>Rumour</th></tr>"]
@@ -237,10 +241,19 @@ def story_html(d: Dungeon) -> str:
     out.append('<table cellspacing="0" width="100%">' + "".join(rows) + "</table>")
     out.append('<h3>History</h3><p class="muted"><i>For the GM only: what is really going on here.</i></p>')
     out.append(markdown_lines_to_html(d.history.splitlines(), room_links=False))
-    out.append('<h3>Entrances</h3><ul style="margin-left: -18px;">')
+    out.append("<h3>Entrances</h3>")
+    if d.outside:
+        out.append(f"<p>{html.escape(d.outside)}</p>")
+    out.append('<ul style="margin-left: -18px;">')
+    ways = {w.room: w.text for w in d.entrance_ways}
     for e in d.entrances:
-        out.append(f'<li><a href="room:{e}">Room {e}: {html.escape(d.room(e).name)}</a></li>')
+        told = f" {html.escape(ways[e])}" if ways.get(e) else ""
+        out.append(f'<li><a href="room:{e}">Room {e}: {html.escape(d.room(e).name)}</a>.{told}</li>')
     out.append("</ul>")
+    if d.outside_lore:
+        out.append('<p class="muted">What a skill makes out outside, if the players look around first:</p><ul>')
+        out += [f"<li><b>{html.escape(n.skill)}</b>: {html.escape(n.text)}</li>" for n in d.outside_lore]
+        out.append("</ul>")
     return "\n".join(out)
 
 

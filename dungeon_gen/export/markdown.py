@@ -223,6 +223,10 @@ def to_markdown(d: Dungeon) -> str:
     lines.append(f"*A dungeon for Dead Weight — difficulty {d.level}, {size}, seed {d.seed}. "
                  f"Theme: {d.theme.replace('_', ' ')}.*")  # fmt: skip
     lines += ["", "## General Information", "", "### Hook", d.hook, "", f"**Bounty: {d.bounty} silver.**", ""]
+    if d.quest:
+        lines += [f"**The job.** {d.quest}", ""]
+    if d.quest_after:
+        lines += [f"**When they come back.** {d.quest_after}", ""]
     lines += ["### Rumours",
               "Give each adventurer a rumour (two with 2 or more in presence); roll again on repeats. "
               "False rumours are marked for the GM only.", "", "| 2d6 | Rumour |", "| :---: | --- |"]  # fmt: skip
@@ -232,8 +236,15 @@ def to_markdown(d: Dungeon) -> str:
               "> For the GM only: what is really going on here.", ""]  # fmt: skip
     lines += [d.history, ""]
     lines += ["### Entrances"]
+    if d.outside:
+        lines += [d.outside, ""]
+    ways = {w.room: w for w in d.entrance_ways}
     for e in d.entrances:
-        lines.append(f"- [Room {e}: {d.room(e).name}](#{e}-{_anchor(d.room(e).name)})")
+        told = f" {ways[e].text}" if e in ways and ways[e].text else ""
+        lines.append(f"- [Room {e}: {d.room(e).name}](#{e}-{_anchor(d.room(e).name)}).{told}")
+    if d.outside_lore:
+        lines += ["", "What a skill makes out outside, if the players look around first:"]
+        lines += [f"- **{n.skill}**: {_sentence(n.text)}" for n in d.outside_lore]
     lines.append("")
     for level in d.levels:
         if level.depth > 1:

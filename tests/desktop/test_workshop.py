@@ -64,6 +64,8 @@ def test_generate_shows_the_map_tabs_and_key(screen: WorkshopScreen, qtbot: Any)
         assert room.name in text
     assert d.doom_track[0].effect.text.split(".")[0] in screen.key_doom.toPlainText()
     assert d.hook.splitlines()[0][:40] in screen.key_story.toPlainText()
+    story = screen.key_story.toPlainText()
+    assert d.outside in story and d.entrance_ways[0].text in story and d.outside_lore[0].text in story
     # another level tab shows that level
     screen.tabs.setCurrentIndex(1)
     assert screen.map_view.level() is d.levels[1]

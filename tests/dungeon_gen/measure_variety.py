@@ -41,11 +41,19 @@ def sentences(md):
 def texts(d):
     yield d.hook
     yield d.history
+    yield d.outside
+    yield d.quest
+    yield d.quest_after
+    for w in d.entrance_ways:
+        yield w.text
+    for n in d.outside_lore:
+        yield n.text
     for r in d.rumours:
         yield r.text
     for lv in d.levels:
         for r in lv.rooms:
             yield r.description
+            yield r.notes
             for g in r.monsters:
                 yield g.note
             for t in r.traps:

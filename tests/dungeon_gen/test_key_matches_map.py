@@ -92,11 +92,17 @@ def level_texts(level: LevelData) -> Iterator[tuple[str, str]]:
 
 def dungeon_texts(d: Dungeon) -> Iterator[tuple[str, str]]:
     yield "hook", d.hook
+    yield "the job", d.quest
+    yield "when they come back", d.quest_after
     for rumour in d.rumours:
         yield f"rumour {rumour.roll}", rumour.text
     yield "history", d.history
     for w in d.entrance_ways:
         yield "entrance door", w.door.text
+        yield "entrance way", w.text
+    yield "outside", d.outside
+    for n in d.outside_lore:
+        yield f"outside lore ({n.skill})", n.text
     for level in d.levels:
         yield from level_texts(level)
 

@@ -103,7 +103,7 @@ def test_minimum_counts(themes: dict[str, Theme], tid: str) -> None:
     assert len({s.kind for s in t.secrets}) >= 4
     assert len(t.corpses) >= 4
     assert any(c.rises_as for c in t.corpses)
-    assert len(t.hooks.templates) >= 4 and len(t.hooks.openers) >= 3
+    assert len(t.hooks.all()) >= 4 and len(t.hooks.openers) >= 3
     assert len(t.rumours.true) >= 8 and len(t.rumours.false) >= 8
     assert min(len(t.history.origin), len(t.history.fall), len(t.history.now)) >= 3
     assert {d.kind for d in t.doom} == set(DOOM_KINDS)
@@ -125,7 +125,7 @@ def test_no_two_themes_share_prose(themes: dict[str, Theme]) -> None:
     seen: dict[str, str] = {}
     for t in themes.values():
         texts = [d for k in t.room_kinds for d in k.descriptions]
-        texts += [r if isinstance(r, str) else r.text for r in t.rumours.true] + t.rumours.false + t.hooks.templates
+        texts += [r if isinstance(r, str) else r.text for r in t.rumours.true] + t.rumours.false + _hooks(t)
         for text in texts:
             assert text not in seen or seen[text] == t.id, (text, seen.get(text), t.id)
             seen[text] = t.id
@@ -224,9 +224,14 @@ def test_afflictions_and_settlements_exist(themes: dict[str, Theme], content: Co
     assert themes["flooded_cellar"].hooks.settlements == ["Kumar Port City"]
 
 
+def _hooks(t: Theme) -> list[str]:
+    return [h if isinstance(h, str) else h.text for h in t.hooks.all()]
+
+
 def _templates(t: Theme) -> list[str]:
     trues = [r if isinstance(r, str) else r.text for r in t.rumours.true]
-    texts = list(t.hooks.templates) + t.hooks.openers + trues + t.rumours.false
+    texts = _hooks(t) + [x for o in t.hooks.offers for x in (o.quest, o.after)] + t.hooks.openers + trues
+    texts += t.rumours.false
     texts += t.history.origin + t.history.fall + t.history.now
     texts += [d.text for d in t.doom] + [w.text for w in t.wandering]
     texts += [x for k in t.room_kinds for x in [*k.names, *k.descriptions]]
@@ -247,7 +252,7 @@ def test_placeholders_fill(themes: dict[str, Theme]) -> None:
             for seed in range(3):  # every part drawn, every placeholder filled
                 out = fill_template(text, {**values, PHRASES: banks}, Random(seed))
                 assert "{" not in out and "[" not in out and "|" not in out, out
-        for hook in t.hooks.templates:
+        for hook in _hooks(t):
             assert "{bounty}" in hook and "{settlement}" in hook, hook
         for d in t.doom:
             if d.kind == "final_fight":
@@ -375,7 +380,7 @@ def test_broken_copy_is_rejected(tmp_path: Path, old: str, new: str, entry: str,
 def test_broken_top_level_fields(tmp_path: Path) -> None:
     cases = [
         ('style = "halls"', 'style = "mazes"', "top level: field style"),
-        ("{bounty} silver to whoever brings", "{reward} silver to whoever brings", "field hooks.templates[0]"),
+        ("{bounty} silver to whoever brings", "{reward} silver to whoever brings", "entry hooks.offers[0]: field text"),
         ('settlements = ["Trinta"', 'settlements = ["Trintaa"', "field settlements[0]: unknown settlement 'Trintaa'"),
         ('id = "necromancer_tomb"', 'id = "tomb"', "field id: 'tomb' must match the file name"),
         ('owners = [\n    "Malgrave Oth"', 'owners = [\n    "Acheron Zul"', "field titles"),

@@ -29,10 +29,11 @@ def test_wanderers_come_from_the_whole_roster_of_the_level(theme: str) -> None:
 
 def _sentences(d: Dungeon) -> set[str]:
     """The key's sentences of 25 characters or more, numbers blanked (as measure_variety.py counts them)."""
-    texts = [d.hook, d.history, *(r.text for r in d.rumours)]
+    texts = [d.hook, d.history, *(r.text for r in d.rumours), d.outside, *(w.text for w in d.entrance_ways)]
+    texts += [n.text for n in d.outside_lore] + [d.quest, d.quest_after]
     for lv in d.levels:
         for r in lv.rooms:
-            texts += [r.description, *(g.note for g in r.monsters), *(x.text for x in r.loot)]
+            texts += [r.description, r.notes, *(g.note for g in r.monsters), *(x.text for x in r.loot)]
             texts += [t for tr in r.traps for t in (tr.text, tr.clue, tr.effect)]
             texts += [s.text for s in r.secrets] + [c.text for c in r.corpses]
             texts += [t for f in r.features for t in (f.text, f.success, f.failure)]
@@ -50,16 +51,18 @@ def _sentences(d: Dungeon) -> set[str]:
 
 
 #: The share of a key's sentences found in another of ten level-1 keys of its theme, at most (set pieces, skill
-#: notes and wants counted).  The issue's goal is 0.25; these are where the themes stand (issue #15), so that
-#: they only go down.
+#: notes, wants, the fight advice, the land outside and the job counted).  The issue's goal is 0.25; these are
+#: where the themes stand (issue #15, measured with measure_variety.py, two points of slack), so that they only go
+#: down.  Note that a part of two or three alternatives rarely lowers it: ten keys draw the same alternative; a
+#: phrase bank of a dozen or more does.
 SHARED_AT_MOST = {
-    "necromancer_tomb": 0.44,
-    "goblin_warren": 0.67,
-    "salt_mine": 0.72,
-    "flooded_cellar": 0.72,
-    "plague_chapel": 0.75,
-    "ruined_watchtower": 0.76,
-    "demon_vault": 0.75,
+    "necromancer_tomb": 0.35,
+    "goblin_warren": 0.49,
+    "salt_mine": 0.52,
+    "flooded_cellar": 0.57,
+    "plague_chapel": 0.57,
+    "ruined_watchtower": 0.55,
+    "demon_vault": 0.58,
 }
 
 

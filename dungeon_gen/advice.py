@@ -1,0 +1,235 @@
+"""GM advice on running a room's fight (issue #15, after the sample dungeon's "if the combat is too easy, add
+1 or 2 dire spiders coming from the outside tunnel"): drawn from the level as it is, so every line names only
+what the map has.
+
+Run last on a furnished level, from its own stream (``Random("<seed>:advice")``), so nothing drawn before it
+changes.  For each room with a fight (not a group that can be talked to), up to three of:
+
+* **what to mind**: a special rule of one of its monsters that changes how the fight goes (flight, immunity,
+  bursting on death...), in the bestiary's own words;
+* **morale** (R108): whether they ever break, and where they run if they do: the first open way out that
+  leads on, away from where the party comes in (R252);
+* **too easy**: the monsters of a room next door, through an open way, that hear it and join in the second
+  round (R253);
+* **too hard**: the spikeable door the party came in by, to fall back through and spike;
+* **the room's trap**: where it lies, still armed while they fight (R254);
+* a group that never breaks: the door to get out by and shut on them.
+
+The master's lair keeps its own line first: the hardest fight of the dungeon.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import cache
+from random import Random
+
+from dungeon_gen.export.markdown import direction, plural
+from dungeon_gen.model import Connection, LevelData, MonsterGroup, Room
+
+#: Doors a fleeing group or a reinforcement passes without stopping: open, or opened by a push.
+OPEN = {"archway", "wooden", "iron"}
+#: The special rules worth a line of advice, in the order they are preferred.
+MIND = (
+    "only_fire_or_spells",
+    "explodes_on_death",
+    "incorporeal",
+    "immaterial",
+    "fly",
+    "wall_climber",
+    "terrifying",
+    "nauseating_aura",
+    "toxic_spores",
+    "frenzied",
+    "damage_cap",
+    "jumpy",
+)
+LAIR = "The master of this place, the {master}, waits here: the hardest fight of the dungeon."
+
+
+@cache
+def _monsters() -> dict[str, tuple[bool, tuple[tuple[str, str], ...]]]:
+    """Bestiary name (lower case) -> (has morale, ((rule, text) of its specials))."""
+    from rules.content.registry import load_content
+
+    return {
+        m.name.lower(): (m.morale, tuple((s.rule, s.text) for s in m.specials))
+        for m in load_content().bestiary.monsters
+    }
+
+
+def _who(g: MonsterGroup) -> str:
+    return f"the {plural(g.monster, g.count)}" if g.count > 1 else f"the {g.monster}"
+
+
+def _side(room: Room, c: Connection) -> str:
+    return direction(room, c.path[0] if c.from_ == room.id and c.path else c.door.tile)
+
+
+def _door(c: Connection) -> str:
+    return "open archway" if c.door.kind == "archway" else f"{c.door.kind} door"
+
+
+def _starts(level: LevelData, entrances: list[int]) -> set[int]:
+    starts = set(entrances) if level.depth == 1 else set()
+    starts |= {s.room for s in level.stairs if s.to_depth < level.depth}
+    return starts or {level.rooms[0].id}
+
+
+def _distances(level: LevelData, starts: set[int]) -> dict[int, int]:
+    """Doors from the way in, through every door the party can find without searching."""
+    adj: dict[int, list[int]] = {r.id: [] for r in level.rooms}
+    for c in level.connections:
+        if c.door.kind != "secret":
+            adj[c.from_].append(c.to)
+            adj[c.to].append(c.from_)
+    dist = dict.fromkeys(starts, 0)
+    todo = deque(sorted(starts))
+    while todo:
+        r = todo.popleft()
+        for n in adj[r]:
+            if n not in dist:
+                dist[n] = dist[r] + 1
+                todo.append(n)
+    return dist
+
+
+def _mind(room: Room, rng: Random) -> str | None:
+    found: list[tuple[int, MonsterGroup, str]] = []
+    for g in room.monsters:
+        for rule, text in _monsters().get(g.monster.lower(), (True, ()))[1]:
+            if rule in MIND:
+                found.append((MIND.index(rule), g, text))
+    if not found:
+        return None
+    _, g, text = min(found, key=lambda f: f[0])
+    head = rng.choice(("Mind", "Remember", "Keep in mind"))
+    return f"{head} {_who(g)}: {text.rstrip('.!')}."
+
+
+def _morale(room: Room, exits: list[Connection], dist: dict[int, int], rooms: dict[int, Room], rng: Random) -> str:
+    fighting = [g for g in room.monsters if g.want is None]
+    brave = [g for g in fighting if _monsters().get(g.monster.lower(), (True, ()))[0]]
+    if not brave:
+        who = " and ".join(_who(g) for g in fighting)
+        here = dist.get(room.id, 0)
+        shut = sorted(
+            (c for c in exits if c.door.kind not in ("archway", "secret", "barricaded")),
+            key=lambda c: (dist.get(_other(c, room.id), here) >= here, c.id),
+        )
+        if shut:
+            c = shut[0]
+            way = f"get out {_side(room, c)} through the {_door(c)} to room {_other(c, room.id)} and shut it on them"
+        else:
+            way = "there is no door here to shut on them"
+        return rng.choice(
+            (
+                f"{who[0].upper()}{who[1:]} never break: finish them, or {way}.",
+                f"No morale to break here: {who} fight until they fall; to escape, {way}.",
+            )
+        )
+    if sum(g.count for g in fighting) == 1:
+        who = _who(brave[0])
+        return f"{who[0].upper()}{who[1:]} is alone and never tests its morale: it fights to the end."
+    here = dist.get(room.id, 0)
+    ways = sorted(
+        (c for c in exits if c.door.kind in OPEN and dist.get(_other(c, room.id), -1) > here),
+        key=lambda c: (rooms[_other(c, room.id)].boss, c.id),
+    )
+    names = " and ".join(_who(g) for g in fighting)
+    some = " with morale" if len(brave) < len(fighting) else ""
+    test = f"When half of {names} are down, each left{some} rolls its level in dice and runs unless one shows 4+"
+    if not ways:
+        return f"{test}; with no way on but past the party, they run back the way the party came."
+    c = ways[0]
+    other = _other(c, room.id)
+    return f"{test}: they run {_side(room, c)} through the {_door(c)} to room {other} ({rooms[other].name})."
+
+
+def _other(c: Connection, here: int) -> int:
+    return c.to if c.from_ == here else c.from_
+
+
+def _too_easy(room: Room, exits: list[Connection], rooms: dict[int, Room], rng: Random) -> str | None:
+    near = [(c, rooms[_other(c, room.id)]) for c in exits if c.door.kind in OPEN and not rooms[_other(c, room.id)].boss]
+    near = [(c, r) for c, r in near if any(g.want is None for g in r.monsters)]
+    if not near:
+        return None
+    c, r = min(near, key=lambda cr: cr[1].id)
+    g = next(g for g in r.monsters if g.want is None)
+    what = f"the {g.count} {plural(g.monster, g.count)}" if g.count > 1 else f"the {g.monster}"
+    lead = rng.choice(("Too easy?", "If the fight is too easy,", "To make it harder,"))
+    hear, join = ("hear", "join") if g.count > 1 else ("hears", "joins")
+    return _cap(
+        f"{lead} {what} of room {r.id} ({r.name}) {hear} it through the {_door(c)} to the {_side(room, c)} "
+        f"and {join} in at the start of the second round."
+    )
+
+
+def _cap(text: str) -> str:
+    """A capital after a question mark that opens the line ("Too easy? The...")."""
+    head, sep, rest = text.partition("? ")
+    return f"{head}{sep}{rest[:1].upper()}{rest[1:]}" if sep else text
+
+
+def _too_hard(room: Room, exits: list[Connection], dist: dict[int, int], rng: Random) -> str | None:
+    here = dist.get(room.id)
+    if here is None:
+        return None
+    back = [c for c in exits if c.door.spikeable and dist.get(_other(c, room.id), here) < here]
+    if not back:
+        return None
+    c = min(back, key=lambda c: c.id)
+    lead = rng.choice(("Too hard?", "If it goes badly,", "If the party is losing,"))
+    return _cap(
+        f"{lead} the party can fall back {_side(room, c)} through the {_door(c)} to room {_other(c, room.id)} "
+        f"and spike it behind them."
+    )
+
+
+def _trap(room: Room) -> str | None:
+    if not room.traps:
+        return None
+    t = room.traps[0]
+    where = f" ({_place(room, t.tile).lower()})" if t.tile is not None else ""
+    return (
+        f"The {t.name.lower()}{where} is still armed while they fight: the monsters keep clear of it, and an "
+        f"adventurer driven back onto it sets it off."
+    )
+
+
+def _place(room: Room, tile: tuple[int, int]) -> str:
+    """Where a tile lies in its room ("In the north-west corner", "By the east wall", "In the middle")."""
+    fx = (tile[0] - room.x + 0.5) / max(1, room.w)
+    fy = (tile[1] - room.y + 0.5) / max(1, room.h)
+    col = "west" if fx < 1 / 3 else "east" if fx > 2 / 3 else ""
+    row = "north" if fy < 1 / 3 else "south" if fy > 2 / 3 else ""
+    if col and row:
+        return f"In the {row}-{col} corner"
+    return f"By the {row or col} wall" if col or row else "In the middle"
+
+
+def advise_level(level: LevelData, entrances: list[int], rng: Random) -> None:
+    """Write the GM's advice into ``room.notes`` for every room with a fight on ``level``."""
+    rooms = {r.id: r for r in level.rooms}
+    dist = _distances(level, _starts(level, entrances))
+    exits: dict[int, list[Connection]] = {r.id: [] for r in level.rooms}
+    for c in level.connections:
+        exits[c.from_].append(c)
+        exits[c.to].append(c)
+    for room in level.rooms:
+        if not any(g.want is None for g in room.monsters):
+            continue
+        lines = [_morale(room, exits[room.id], dist, rooms, rng)]
+        drawn = [
+            _mind(room, rng),
+            _trap(room),
+            _too_easy(room, exits[room.id], rooms, rng) if not room.boss else None,
+            _too_hard(room, exits[room.id], dist, rng),
+        ]
+        # the way out of a fight that never breaks is already the door to shut: no second line for it
+        extra = [x for x in drawn if x and not (x.endswith("spike it behind them.") and "shut it on them" in lines[0])]
+        lines += extra[:2]
+        if room.boss:
+            lines.insert(0, LAIR.format(master=room.monsters[0].monster))
+        room.notes = " ".join(lines)
