@@ -109,6 +109,12 @@ class Inventory:
         self.places.append(p)
         return p
 
+    def wields(self, place: str) -> bool:
+        """A hand that wields something (a weapon, a shield, a two-handed grip) holds nothing else (RULINGS R182)."""
+        return place in HANDS and any(
+            i.place == place and (i.equipped or (i.name.startswith("(") and i.name.endswith(")"))) for i in self.items
+        )
+
     def fits(self, item: Carried, place: str) -> bool:
         p = self.place(place)
         if p.liquid_only and not item.liquid:
@@ -132,10 +138,12 @@ class Inventory:
 
     def room_for(self, item: Carried) -> str | None:
         """The place :meth:`add` would put ``item`` in (liquid containers first for a liquid, then the
-        containers, then the hands); None when it fits nowhere."""
+        containers, then a hand that wields nothing); None when it fits nowhere."""
         order = [p for p in self.places if p.container and p.liquid_only and item.liquid]
         order += [p for p in self.places if p.container and not p.liquid_only]
-        order += [p for p in self.places if p.name in HANDS]
+        # a hand that wields something takes nothing more (R182): a torch bought or a spyglass looted went into a
+        # hand already wielding a whip or a sword (playtests)
+        order += [p for p in self.places if p.name in HANDS and not self.wields(p.name)]
         return next((p.name for p in order if self.fits(item, p.name)), None)
 
     def remove(self, item: Carried) -> None:

@@ -304,7 +304,7 @@ def ration_names(gm: GM) -> list[str]:
 
 
 def _fits(inv: Inventory, slots: int, liquid: bool, torso: bool) -> bool:
-    places = [p for p in inv.places if p.container or p.name != TORSO]
+    places = [p for p in inv.places if (p.container or p.name != TORSO) and not inv.wields(p.name)]
     if torso:
         places.append(inv.place(TORSO))
     probe = Carried("probe", "", slots=slots, liquid=liquid)

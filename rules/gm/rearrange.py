@@ -50,7 +50,7 @@ def _grip(item: Carried) -> bool:
 
 def _busy(inv: Inventory, place: str) -> bool:
     """A hand that wields something (a weapon, a shield, a two-handed grip) holds nothing else."""
-    return place in HANDS and any(i.place == place and (i.equipped or _grip(i)) for i in inv.items)
+    return inv.wields(place)
 
 
 def actions(gm: GM) -> list[Action]:

@@ -156,3 +156,18 @@ def test_a_weapon_taken_in_hand_leaves_the_torch_alone() -> None:
     gm = swordsman(["Torches", "Falchion"], ["Flail"])
     gm.apply(f"equip:{gm.c.party[0].id}:Flail")
     assert in_hand(gm) == {"Torches", "Flail"}
+
+
+def test_nothing_bought_or_found_goes_into_a_hand_that_wields_something() -> None:
+    """R182: a hand that wields something holds nothing else. The playtests bought Torches into a hand wielding a
+    whip, and looted a spyglass into a hand wielding a short sword."""
+    from rules.inventory import Carried, Inventory
+
+    inv = Inventory.body()
+    inv.add(Carried("Notched whip", "", equipped=True), "Left hand")
+    assert inv.wields("Left hand")
+    assert inv.room_for(Carried("Torches", "")) == "Right hand"
+    inv.add(Carried("Short sword", "", equipped=True), "Right hand")
+    assert inv.room_for(Carried("Brass spyglass", "")) is None  # no bag: nowhere to put it
+    inv.add_container("Backpack", 4)
+    assert inv.room_for(Carried("Brass spyglass", "")) == "Backpack"
