@@ -1001,12 +1001,9 @@ class InterludeView(QWidget):
         b.setToolTip("Buy it for a companion: the shopper pays, the companion keeps it." if gifts else "")
 
     def _keeps_either(self, m: Member) -> bool:
-        from rules.gm.interlude import _skill_flag
+        from rules.gm.interlude import keeps_either_price
 
-        try:
-            return bool(_skill_flag(self.session.gm, m, "price_reroll_keep_either"))
-        except Exception:  # the engine's helper changed: assume the plain reroll
-            return False
+        return keeps_either_price(self.session.gm, m)
 
     def _haggle_label(self, action: Action, m: Member, rarity: str, asked: int) -> str:
         lower, _ = haggle_odds(self.session.gm.content, rarity, asked, self._keeps_either(m))
