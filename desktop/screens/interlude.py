@@ -279,7 +279,7 @@ class InterludeView(QWidget):
         left.setSpacing(0)
         self.town = _label("", "heading")
         self.town.setObjectName("settlement_name")
-        self.town_size = _label("", "muted")
+        self.town_size = _label("", "muted", wrap=True)  # "City · size 5 · day 12" was cut at 20 pt
         left.addWidget(self.town)
         left.addWidget(self.town_size)
         row.addLayout(left)
@@ -298,7 +298,9 @@ class InterludeView(QWidget):
         self.doom_track = DoomTrack()
         self.doom_label = _label("", "muted", wrap=True)  # the whole effect, on two lines if need be: never cut
         self.doom_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
-        self.doom_label.setMinimumWidth(300)
+        # never less than a readable column, but no fixed 300 px: at 1024 px and 20 pt the header overflowed and
+        # cut the doom's text at the window's edge
+        self.doom_label.setMinimumWidth(min(300, self.doom_label.fontMetrics().averageCharWidth() * 16))
         self.doom_label.setMaximumWidth(600)
         self.doom_label.setObjectName("settlement_doom")
         right.addWidget(self.doom_track, 0, Qt.AlignmentFlag.AlignRight)
