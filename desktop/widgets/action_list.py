@@ -230,62 +230,37 @@ class ActionList(QWidget):
         return sections
 
     def _rebuild(self, actions: list[Action], kinds: Sequence[str] | None, groups: Groups | None) -> None:
-        """Lay the list out again: the headings and buttons already made are reused (shown with their new
-        actions), only the missing ones are made. A new page for every step, styled whole when the scroll area
-        took it, was the largest part of a step's time."""
-        inner = self._inner
-        if inner is None:
-            inner = QWidget()
-            col = QVBoxLayout(inner)
-            col.setContentsMargins(2, 2, 6, 2)
-            col.setSpacing(4)
-            self._heads: dict[str, QLabel] = {}
-            self._pool: list[ActionButton] = []
-            self.empty.setParent(inner)
-            self.scroller.setWidget(inner)
-            self._inner = inner
-        col = inner.layout()
-        assert isinstance(col, QVBoxLayout)
-        while col.count():
-            item = col.takeAt(0)
-            w = item.widget() if item is not None else None
-            if w is not None:
-                w.hide()
+        self._actions = list(actions)
         self._buttons = []
+        inner = QWidget()
+        col = QVBoxLayout(inner)
+        col.setContentsMargins(2, 2, 6, 2)
+        col.setSpacing(4)
         sections = [(title, acts) for title, acts in self._sections(actions, groups) if acts]
         numbers = iter(n for _, n in self._numbers(sections))
         ordered: list[Action] = []
         for title, acts in sections:
             if title:
-                head = self._heads.get(title)
-                if head is None:
-                    head = QLabel(title.upper(), inner)
-                    head.setProperty("role", "gold")
-                    head.setObjectName("group_heading")
-                    self._heads[title] = head
+                head = QLabel(title.upper())
+                head.setProperty("role", "gold")
+                head.setObjectName("group_heading")
                 head.setContentsMargins(2, 8 if ordered else 0, 0, 0)
                 col.addWidget(head)
-                head.show()
             for a in acts:
-                n = next(numbers)
-                if len(self._buttons) < len(self._pool):
-                    btn = self._pool[len(self._buttons)]
-                    btn.set_action(a, n)
-                else:
-                    btn = ActionButton(a, n, inner)
-                    btn.clicked.connect(lambda _=False, b=btn: self._choose(b.action))  # the action it shows now
-                    self._pool.append(btn)
+                btn = ActionButton(a, next(numbers), inner)
+                btn.clicked.connect(lambda _=False, b=btn: self._choose(b.action))  # the action it shows now
                 col.addWidget(btn)
-                btn.show()
                 self._buttons.append(btn)
                 ordered.append(a)
-        for spare in self._pool[len(self._buttons) :]:
-            spare.setObjectName("")  # out of sight and out of the way of a search by the action's name
         if not ordered:
+            self.empty = QLabel("Nothing to do here.")
+            self.empty.setProperty("role", "muted")
+            self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
             col.addWidget(self.empty)
-            self.empty.show()
         col.addStretch(1)
         self._actions = ordered
+        self.scroller.setWidget(inner)
+        self._inner = inner
 
     # --- reading and driving -------------------------------------------------------------------------------
 
