@@ -60,6 +60,29 @@ class DialogKeyGuard(QObject):
         """True once the guard time since the dialog showed has passed."""
         return (time.monotonic() - self._shown_at) * 1000 >= self.guard_ms
 
+    def _give_focus_back(self) -> None:
+        """The dialog had the keys and closes: the window it was opened over takes them back. Under X with no
+        window manager nobody else does, and Qt says nothing when a focused dialog is deleted right after it
+        closed (as every dialog of the game is), so :func:`keep_activation` never heard of it: every key after a
+        warning went nowhere until the player clicked."""
+        handle = self.dialog.windowHandle()
+        if handle is None or QGuiApplication.focusWindow() != handle:
+            return  # the player was in another program: the game does not take the focus back
+        owner = self.dialog.parentWidget()
+        if owner is None:
+            return
+        top = owner.window()  # a widget: a QWindow's wrapper from transientParent() dies with the dialog
+
+        def back() -> None:
+            try:
+                now = QGuiApplication.focusWindow()
+                if (now is None or not now.isVisible()) and top.isVisible():
+                    top.activateWindow()
+            except RuntimeError:  # the window was deleted meanwhile
+                return
+
+        QTimer.singleShot(0, top, back)
+
     def _inside(self, obj: QObject) -> bool:
         return isinstance(obj, QWidget) and (obj is self.dialog or self.dialog.isAncestorOf(obj))
 
@@ -76,6 +99,7 @@ class DialogKeyGuard(QObject):
             app = QApplication.instance()
             if app is not None:
                 app.removeEventFilter(self)
+            self._give_focus_back()
             return False
         if kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride, QEvent.Type.KeyRelease):
             return False

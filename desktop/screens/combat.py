@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -236,6 +237,82 @@ class _Row(QWidget):
         self._picked.emit(self.fighter_id)
 
 
+def enemy_lines(events: Sequence[Event]) -> list[str]:
+    """What the enemies did in a step: the lines from the first enemy's deed to the last one's (what they did to
+    the party in between: the hits, the wounds), with where a move went."""
+    shown = [e for e in events if e.text and not e.data.get("hidden")]
+    foes = [i for i, e in enumerate(shown) if "foe" in e.data]
+    if not foes:
+        return []
+    out = []
+    for e in shown[foes[0] : foes[-1] + 1]:
+        text = e.text
+        frm, to = e.data.get("frm"), e.data.get("to")
+        if e.kind == "foe_move" and frm and to and text.endswith("."):
+            tiles = max(abs(int(to[0]) - int(frm[0])), abs(int(to[1]) - int(frm[1])))
+            text = f"{text[:-1]} {tiles} tile{'s' if tiles != 1 else ''}."
+        out.append(text)
+    return out
+
+
+class EnemyTurn(QFrame):
+    """Beside the grid, what the enemies did in their last phase, kept until they act again: the dice tray
+    and the log once hid it, and the player could not see what had happened to the party."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("enemy_turn")
+        self.setProperty("role", "panel")
+        col = QVBoxLayout(self)
+        col.setContentsMargins(8, 4, 8, 4)
+        col.setSpacing(2)
+        self.title = QLabel()
+        self.title.setProperty("role", "gold")
+        col.addWidget(self.title)
+        self.text = QLabel()
+        self.text.setObjectName("enemy_turn_text")
+        self.text.setWordWrap(True)
+        self.text.setTextFormat(Qt.TextFormat.PlainText)
+        self.text.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.scroll = QScrollArea(self)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.scroll.setWidget(self.text)
+        # some lines in sight at any text size, the rest a scroll away (the newest at the bottom, scrolled to)
+        self.set_lines(4)
+        col.addWidget(self.scroll)
+        self.lines: list[str] = []
+        self.hide()
+
+    def set_events(self, events: Sequence[Event], round_no: int | None) -> None:
+        lines = enemy_lines(events)
+        if not lines:
+            return  # the player's own step: what the enemies did last stays in sight
+        first = next(i for i, e in enumerate(events) if "foe" in e.data)
+        rounds = [e.data.get("round") for e in events[:first] if e.kind == "round" and e.data.get("round")]
+        round_no = int(rounds[-1]) if rounds else round_no
+        self.lines = lines
+        self.title.setText(f"THE ENEMIES' TURN{f' · ROUND {round_no}' if round_no else ''}")
+        self.text.setText("\n".join(lines))
+        self.show()
+        bar = self.scroll.verticalScrollBar()
+        self.text.adjustSize()
+        bar.setValue(bar.maximum())
+
+    def set_lines(self, n: int) -> None:
+        height = self.fontMetrics().lineSpacing() * n + 6
+        if self.scroll.height() != height:
+            self.scroll.setFixedHeight(height)
+
+    def clear(self) -> None:
+        """A fight over: the next one starts with nothing said."""
+        self.lines = []
+        self.text.setText("")
+        self.hide()
+
+
 class InitiativePanel(QFrame):
     """Fast adventurers, then the enemies, then the slow adventurers; who acts now is marked."""
 
@@ -290,14 +367,20 @@ class InitiativePanel(QFrame):
                     mark = QLabel("◆")
                     mark.setStyleSheet(f"color: {COLORS['accent']};")
                     name = QLabel(f"{who.monster} {who.id[1:]}")
-                    state = f"wounds {who.wounds}/{total}" + (f" · AP {who.ap}" if who.ap else "")
+                    state = f"{who.wounds}/{total} wounds" + (f" · AP {who.ap}" if who.ap else "")
                     tokens = _tokens(who.shield, who.dodge, who.stun)
                     info = QLabel(state + (f" · {tokens}" if tokens else ""))
                     info.setProperty("role", "muted")
+                    info.setToolTip(info.text())
+                    # in a narrow panel the name and its number stay whole (six "Plagued Rat" were told apart by
+                    # nothing); the state gives way from its end, the wounds first in it
+                    name.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Preferred)
+                    info.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+                    info.setMinimumWidth(0)
+                    info.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)  # cut from its end
                     for w in (mark, name):
                         line.addWidget(w)
-                    line.addStretch(1)
-                    line.addWidget(info)
+                    line.addWidget(info, 1)
                 else:
                     m = party.get(who.id)
                     now = who.id == acting
@@ -443,9 +526,10 @@ class CombatView(QWidget):
         self.why = QLabel()
         self.why.setObjectName("why_fight")
         self.why.setProperty("role", "muted")
-        # one line through the whole fight (a line that came and went changed the grid's size between rounds);
-        # cut at the edge when too long, the whole of it in the tooltip
-        self.why.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        # wrapped, whole (a long reason was cut at the edge): its text is the same through the whole fight, so the
+        # grid does not change size between rounds (a line that came and went once did)
+        self.why.setWordWrap(True)
+        self.why.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         left.addWidget(self.why)
         self.grid = CombatGrid(self)
         self.grid.setMinimumSize(240, 180)
@@ -476,6 +560,8 @@ class CombatView(QWidget):
         self.order = InitiativePanel(side)
         self.order.picked.connect(self._pick)
         col.addWidget(self.order)
+        self.foes = EnemyTurn(side)
+        col.addWidget(self.foes)
         self.who = QLabel()
         self.who.setProperty("role", "heading")
         self.who.setWordWrap(True)
@@ -507,10 +593,26 @@ class CombatView(QWidget):
         if lay is None:
             return
         m = lay.contentsMargins()
-        room = event.size().width() - m.left() - m.right() - lay.spacing() - self.grid.minimumWidth()
-        width = max(260, min(self._side_width, room))
+        size = event.size()
+        room = size.width() - m.left() - m.right() - lay.spacing() - self.grid.minimumWidth()
+        # the grid comes first: in a narrow window the side panel takes at most 40% of the width (at 1024×640
+        # and 20 pt it took half and left the grid a thumbnail)
+        buttons = self.flee_button.sizeHint().width() + self.end_button.sizeHint().width() + 6 + 20
+        width = max(250, buttons, min(self._side_width, room, int(size.width() * 0.4)))
         if width != self.side.width():
             self.side.setFixedWidth(width)
+        # a short view keeps the grid before the last step's lines under it (the log and the enemies' panel
+        # say the same): the feed is left out when it would leave the grid less than half the height
+        feed_h = self.feed.height() + lay.spacing()
+        self.feed.setVisible(size.height() - feed_h - self._fixed_left_height() >= size.height() * 0.5)
+        # the enemies' panel: four lines in a tall window, two in a short one (the side column set the height the
+        # whole screen needs at 1024×640 and 20 pt, and the window scrolled)
+        self.foes.set_lines(4 if self.window().height() >= 800 else 2)
+
+    def _fixed_left_height(self) -> int:
+        """The height the left column's parts other than the grid and the feed take."""
+        parts = (self.title, self.why, self.hint)
+        return sum(w.sizeHint().height() + 4 for w in parts) + 2 * 8
 
     @property
     def acting(self) -> str | None:
@@ -521,8 +623,10 @@ class CombatView(QWidget):
         cs = self.session.campaign.combat
         if events:
             self.feed.set_events(events)
+            self.foes.set_events(events, cs.round if cs is not None else None)
         if cs is None:
             self._actions = []
+            self.foes.clear()
             self.title.setText("The fight is over")
             self.subtitle.setText("")
             self.list.set_actions([])

@@ -243,9 +243,12 @@ class ExplorationView(QWidget):
         split.setSizes([520, 440])
         split.setChildrenCollapsible(False)
         col.addWidget(split, 1)
-        from desktop.keys import bind_numbers
+        from desktop.keys import bind, bind_numbers
 
         bind_numbers(self, self.trigger_number)
+        # camp and leaving are often past the ninth action (a room with doors, features and prayers): their own keys
+        bind(self, "C", lambda: self.take_kind("camp"))
+        bind(self, "X", lambda: self.take_kind("exit"))
 
     # --- refreshing ------------------------------------------------------------------------------------------
 
@@ -427,8 +430,26 @@ class ExplorationView(QWidget):
     #: The keys of exploring (the map's own keys work when it has the focus; the Help menu lists them).
     KEYS = (
         ("1–9", "The numbered action (moves, doors, searching, camp, leaving)"),
+        ("C", "Make camp here (the first camp offered)"),
+        ("X", "Leave the dungeon (from the way in)"),
+        ("Tab / Shift+Tab, Space", "Go from action to action, take the one with the focus"),
         ("M", "Centre the map on the party"),
     )
+
+    def take_kind(self, kind: str) -> bool:
+        """C and X: the first action of ``kind`` the list offers. One that cannot be taken now is scrolled into
+        sight with the focus on it, so the reason written under it is read; False when there is none at all."""
+        shown = [a for a in self.actions_list.shown_actions() if a.kind == kind]
+        chosen = next((a for a in shown if a.available), None)
+        if chosen is not None:
+            self.act.emit(chosen)
+            return True
+        if shown:
+            button = self.actions_list.button_for(shown[0].id)
+            if button is not None:
+                self.actions_list.scroller.ensureWidgetVisible(button)
+                button.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        return False
 
     def trigger_number(self, n: int) -> bool:
         return self.actions_list.trigger(n)

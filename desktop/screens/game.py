@@ -14,7 +14,7 @@ from collections.abc import Callable
 from html import escape
 from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -463,7 +463,8 @@ class GameScreen(QWidget):
         grid = getattr(self.current_view(), "grid", None)
         if self.session.phase is not Phase.COMBAT or not isinstance(grid, QWidget) or not grid.isVisible():
             return None
-        return QRect(grid.mapToGlobal(QPoint(0, 0)), grid.size())
+        board = grid.board_rect() if hasattr(grid, "board_rect") else grid.rect()  # the room, not its margins
+        return QRect(grid.mapToGlobal(board.topLeft()), board.size())
 
     def _tell_summary(self, events: list[Event]) -> None:
         """The expedition's summary, when the step brought the party back to town (#16.5)."""
@@ -573,6 +574,7 @@ class GameScreen(QWidget):
             return
         if self.stack.currentWidget() is not view:
             self.stack.setCurrentWidget(view)
+            self._fit_party(self.width())
         self._keep_view_height(view)
         refresh = getattr(view, "refresh", None)
         if refresh is not None:
@@ -591,9 +593,19 @@ class GameScreen(QWidget):
         """The party column gives way in a narrow window (large text in 1024 px): at most about 28% of it, so the
         fight's grid and the inventory keep their width rather than the window scrolling sideways."""
         super().resizeEvent(event)
-        width = min(self._party_width, max(240, int(event.size().width() * 0.28)))
+        self._fit_party(event.size().width())
+
+    #: Below this width a fight hides the party column: the grid comes first (the order beside it names everyone).
+    FIGHT_HIDES_PARTY_BELOW = 1100
+
+    def _fit_party(self, window_width: int) -> None:
+        width = min(self._party_width, max(240, int(window_width * 0.28)))
         if width != self.party.width():
             self.party.setFixedWidth(width)
+        fight = self.stack.currentWidget() is self.views.get(Phase.COMBAT)
+        hide = fight and window_width < self.FIGHT_HIDES_PARTY_BELOW
+        if self.party.isHidden() != hide:
+            self.party.setVisible(not hide)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         # a view's parts changed their least size (a wrapped text measured at its new width): measure again

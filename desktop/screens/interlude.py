@@ -279,7 +279,7 @@ class InterludeView(QWidget):
         left.setSpacing(0)
         self.town = _label("", "heading")
         self.town.setObjectName("settlement_name")
-        self.town_size = _label("", "muted")
+        self.town_size = _label("", "muted", wrap=True)  # "City · size 5 · day 12" was cut at 20 pt
         left.addWidget(self.town)
         left.addWidget(self.town_size)
         row.addLayout(left)
@@ -298,7 +298,9 @@ class InterludeView(QWidget):
         self.doom_track = DoomTrack()
         self.doom_label = _label("", "muted", wrap=True)  # the whole effect, on two lines if need be: never cut
         self.doom_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
-        self.doom_label.setMinimumWidth(300)
+        # never less than a readable column, but no fixed 300 px: at 1024 px and 20 pt the header overflowed and
+        # cut the doom's text at the window's edge
+        self.doom_label.setMinimumWidth(min(300, self.doom_label.fontMetrics().averageCharWidth() * 16))
         self.doom_label.setMaximumWidth(600)
         self.doom_label.setObjectName("settlement_doom")
         right.addWidget(self.doom_track, 0, Qt.AlignmentFlag.AlignRight)
@@ -1001,12 +1003,9 @@ class InterludeView(QWidget):
         b.setToolTip("Buy it for a companion: the shopper pays, the companion keeps it." if gifts else "")
 
     def _keeps_either(self, m: Member) -> bool:
-        from rules.gm.interlude import _skill_flag
+        from rules.gm.interlude import keeps_either_price
 
-        try:
-            return bool(_skill_flag(self.session.gm, m, "price_reroll_keep_either"))
-        except Exception:  # the engine's helper changed: assume the plain reroll
-            return False
+        return keeps_either_price(self.session.gm, m)
 
     def _haggle_label(self, action: Action, m: Member, rarity: str, asked: int) -> str:
         lower, _ = haggle_odds(self.session.gm.content, rarity, asked, self._keeps_either(m))

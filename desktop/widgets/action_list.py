@@ -98,6 +98,36 @@ class ActionButton(QPushButton):
         if not action.available:
             self.text_label.setProperty("role", "unavailable")
 
+    def set_action(self, action: Action, number: int | None) -> None:
+        """Show ``action`` in this button (a step that changed the actions but not their layout updates the buttons
+        in place: building them anew and styling them was most of a step's time)."""
+        if action == self.action and number == self.number:
+            return
+        was = self.action.available
+        self.action = action
+        self.number = number
+        self.setObjectName(f"action:{action.id}")
+        self.setProperty("action_id", action.id)
+        self.setToolTip(tooltip(action))
+        self.key_label.setText(str(number) if number is not None else ("–" if not action.available else ""))
+        self.text_label.setText(action.label)
+        self.cost_label.setText(cost_text(action))
+        self.reason_label.setText(f"Not now: {action.reason or 'not possible'}" if not action.available else "")
+        self.reason_label.setVisible(not action.available)
+        if action.available != was:
+            self.setProperty("unavailable", not action.available)
+            self.setEnabled(action.available)
+            self.setCursor(Qt.CursorShape.PointingHandCursor if action.available else Qt.CursorShape.ArrowCursor)
+            role = "gold" if action.available else "unavailable"
+            self.key_label.setProperty("role", role)
+            self.cost_label.setProperty("role", role)
+            self.text_label.setProperty("role", None if action.available else "unavailable")
+            for w in (self, self.key_label, self.cost_label, self.text_label):
+                w.style().unpolish(w)
+                w.style().polish(w)
+        self._hint_width = -1
+        self.updateGeometry()
+
     def text_height(self, width: int) -> int:
         """The button's height for ``width``: the label (and the reason) wrap onto as many lines as they need."""
         side = self.key_label.width() + self.cost_label.sizeHint().width() + 20 + 16
@@ -157,15 +187,34 @@ class ActionList(QWidget):
         if sig == getattr(self, "_shown_sig", None):
             return  # the same actions as shown: rebuilding the buttons is the slow part of a step
         self._shown_sig = sig
+        sections = [(title, acts) for title, acts in self._sections(shown, groups) if acts]
+        shape = tuple((title, len(acts)) for title, acts in sections)
+        if shape and shape == getattr(self, "_shape", None) and self._buttons:
+            self._update(sections)  # the same headings and as many buttons: the buttons show the new actions
+            return
+        self._shape = shape
         self._rebuild(shown, kinds, groups)
 
-    def _rebuild(self, actions: list[Action], kinds: Sequence[str] | None, groups: Groups | None) -> None:
-        self._actions = list(actions)
-        self._buttons = []
-        inner = QWidget()
-        col = QVBoxLayout(inner)
-        col.setContentsMargins(2, 2, 6, 2)
-        col.setSpacing(4)
+    def _numbers(self, sections: list[tuple[str, list[Action]]]) -> list[tuple[Action, int | None]]:
+        """The actions in display order with their number keys (the available ones, 1–9)."""
+        out: list[tuple[Action, int | None]] = []
+        number = 0
+        for _title, acts in sections:
+            for a in acts:
+                n: int | None = None
+                if a.available and self.numbered:
+                    number += 1
+                    n = number if number <= 9 else None
+                out.append((a, n))
+        return out
+
+    def _update(self, sections: list[tuple[str, list[Action]]]) -> None:
+        numbered = self._numbers(sections)
+        for btn, (a, n) in zip(self._buttons, numbered, strict=True):
+            btn.set_action(a, n)
+        self._actions = [a for a, _ in numbered]
+
+    def _sections(self, actions: list[Action], groups: Groups | None) -> list[tuple[str, list[Action]]]:
         sections: list[tuple[str, list[Action]]]
         if groups:
             known = {k for _, ks in groups for k in ks}
@@ -178,11 +227,19 @@ class ActionList(QWidget):
                     sections.append(("", rest))
         else:
             sections = [("", list(actions))]
-        number = 0
+        return sections
+
+    def _rebuild(self, actions: list[Action], kinds: Sequence[str] | None, groups: Groups | None) -> None:
+        self._actions = list(actions)
+        self._buttons = []
+        inner = QWidget()
+        col = QVBoxLayout(inner)
+        col.setContentsMargins(2, 2, 6, 2)
+        col.setSpacing(4)
+        sections = [(title, acts) for title, acts in self._sections(actions, groups) if acts]
+        numbers = iter(n for _, n in self._numbers(sections))
         ordered: list[Action] = []
         for title, acts in sections:
-            if not acts:
-                continue
             if title:
                 head = QLabel(title.upper())
                 head.setProperty("role", "gold")
@@ -190,12 +247,8 @@ class ActionList(QWidget):
                 head.setContentsMargins(2, 8 if ordered else 0, 0, 0)
                 col.addWidget(head)
             for a in acts:
-                n: int | None = None
-                if a.available and self.numbered:
-                    number += 1
-                    n = number if number <= 9 else None
-                btn = ActionButton(a, n, inner)
-                btn.clicked.connect(lambda _=False, act=a: self._choose(act))
+                btn = ActionButton(a, next(numbers), inner)
+                btn.clicked.connect(lambda _=False, b=btn: self._choose(b.action))  # the action it shows now
                 col.addWidget(btn)
                 self._buttons.append(btn)
                 ordered.append(a)

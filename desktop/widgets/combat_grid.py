@@ -211,6 +211,13 @@ class CombatGrid(QWidget):
 
     # --- layout and the cached room --------------------------------------------------------------------------
 
+    def board_rect(self) -> QRect:
+        """Where the room is drawn in the widget (the rest is margin): what a dialog should not cover."""
+        lay = self._layout
+        if lay is None:
+            return self.rect()
+        return QRect(lay.left, lay.top, lay.cell * lay.cols, lay.cell * lay.rows).intersected(self.rect())
+
     def sizeHint(self) -> QSize:
         return QSize(760, 560)
 

@@ -136,6 +136,8 @@ def place_beside(dialog: QWidget, keep: QRect) -> None:
     middle_x, middle_y = keep.center().x() - w // 2, keep.center().y() - h // 2
     spots = [inside(keep.right() + gap, middle_y), inside(middle_x, keep.bottom() + gap),
              inside(keep.left() - w - gap, middle_y), inside(middle_x, keep.top() - h - gap)]  # fmt: skip
+    # and the window's corners: a grid given most of a small window leaves no side wide enough for the tray
+    spots += [inside(x, y) for x in (bounds.left(), bounds.right()) for y in (bounds.top(), bounds.bottom())]
 
     def covered(at: QPoint) -> int:
         over = QRect(at, size).intersected(keep)

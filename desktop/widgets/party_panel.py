@@ -275,13 +275,13 @@ class PartyPanel(QWidget):
     def _signatures(self) -> tuple[str, dict[str, str]]:
         """What the panel shows, as strings: the roster (who, in what order, and the fallen) and each card's
         contents.  A step that changes none of it redraws nothing; one that changes a card redraws that card."""
-        from rules.gm.serial import dump
-
         c = self.session.campaign
         exp = c.expedition
         burns = dict(exp.light_burns) if exp is not None else {}
         fighters = {f.id: f for f in c.combat.fighters} if c.combat is not None else {}
-        cards = {m.id: repr((dump(m), burns.get(m.id), dump(fighters.get(m.id)), c.phase.value)) for m in c.party}
+        # the dataclasses' own repr (every field, no field left out of it in rules/): a tenth of the time of
+        # serialising the members as the save does (~20 ms of every step)
+        cards = {m.id: repr((m, burns.get(m.id), fighters.get(m.id), c.phase.value)) for m in c.party}
         roster = repr(([m.id for m in c.party], [(m.name, m.fate) for m in c.fallen], c.combat is not None))
         return roster, cards
 

@@ -123,6 +123,11 @@ def _skill_flag(gm: GM, member: Member, attr: str) -> bool:
     return any(bool(getattr(s, attr)) for s in _skills(gm, member))
 
 
+def keeps_either_price(gm: GM, member: Member) -> bool:
+    """True when one of the member's skills lets them keep either roll when they reroll a price (haggling)."""
+    return _skill_flag(gm, member, "price_reroll_keep_either")
+
+
 def _action_entry(gm: GM, rule: str) -> InterludeAction:
     return next(a for a in gm.content.blacksalt.interlude_actions if a.rule == rule)
 

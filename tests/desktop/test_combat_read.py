@@ -129,3 +129,56 @@ def test_the_move_range_stands_out_from_the_floor(qtbot: Any, tmp_path: Path) ->
     dark = sorted(shade(t) for t in floor)[len(floor) // 2]  # the floor's usual shade
     assert lit - dark >= 140, (lit, dark)  # the range reads at a glance (it was a faint dashed border: ~117)
     s.close()
+
+
+def test_beside_the_grid_the_player_reads_what_the_enemies_did(qtbot: Any, tmp_path: Path) -> None:
+    """#16.4: the enemies' turn is written in the side panel, kept through the party's next turn, with where a
+    move went; the lines are the log's own, from the first enemy's deed to the last one's."""
+    from desktop.screens.combat import enemy_lines
+
+    s = Session.new(seed=SEED, party_size=3, folder=tmp_path)
+    _to_combat(s)
+    v, _h = shown(qtbot, CombatView(s))
+    assert not v.foes.isVisible()  # nothing has happened yet
+    steps: list[list[Any]] = []
+    for _ in range(60):  # everyone ends their turn until the enemies have had theirs
+        end = next((a for a in s.actions() if a.kind == "end" and a.available), None)
+        if s.phase is not Phase.COMBAT or end is None:
+            break
+        events = s.apply(end)
+        v.refresh(events)
+        steps.append(events)
+        if any("foe" in e.data for e in events):
+            break
+    foe_step = steps[-1]
+    foe_texts = [e.text for e in foe_step if "foe" in e.data and e.text]
+    assert foe_texts, [e.text for e in foe_step]
+    assert v.foes.isVisible() and v.foes.lines == enemy_lines(foe_step)
+    shown_text = v.foes.text.text()
+    for e in foe_step:
+        if "foe" in e.data and e.kind != "foe_move" and e.text:
+            assert e.text in shown_text
+    for e in (e for e in foe_step if e.kind == "foe_move"):
+        frm, to = e.data["frm"], e.data["to"]
+        tiles = max(abs(to[0] - frm[0]), abs(to[1] - frm[1]))
+        assert f"{e.text[:-1]} {tiles} tile" in shown_text
+    assert "THE ENEMIES' TURN" in v.foes.title.text()
+    v.refresh([])  # a step of the party's (no enemy in it) leaves what the enemies did in sight
+    assert v.foes.isVisible() and v.foes.text.text() == shown_text
+    s.close()
+
+
+def test_a_long_why_this_fight_is_read_whole(qtbot: Any, tmp_path: Path) -> None:
+    """#16.5: the reason a fight began wraps onto as many lines as it needs (it was cut at the panel's edge)."""
+    s = Session.new(seed=SEED, party_size=3, folder=tmp_path)
+    _to_combat(s)
+    v, _h = shown(qtbot, CombatView(s))
+    v.resize(700, 560)
+    long = "Why this fight: " + " ".join(["the wandering group heard the door forced open"] * 4) + "."
+    v.why.setText(long)
+    for _ in range(3):
+        QApplication.processEvents()
+    assert v.why.wordWrap()
+    lines = v.why.height() // v.why.fontMetrics().lineSpacing()
+    assert lines >= 2 and v.why.height() >= v.why.heightForWidth(v.why.width()), (v.why.height(), v.why.width())
+    s.close()

@@ -154,3 +154,30 @@ def test_the_question_box_is_a_message_box(qtbot: Any) -> None:
     assert isinstance(tray.question, QMessageBox) and tray.question.isVisible()
     assert tray.stage == "before" and tray.isVisible()
     answer_question(qtbot, tray, "Back to the tray")
+
+
+def test_the_window_behind_a_closed_and_deleted_dialog_takes_the_keys_back(qtbot: Any) -> None:
+    """Under X with no window manager a caution dialog closed by Esc and deleted at once left no window active
+    (Qt says nothing when a focused window is deleted): every key after it went nowhere until a click."""
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QMainWindow
+
+    from desktop.cautions import Caution
+    from desktop.screens.game import CautionDialog
+
+    main = QMainWindow()
+    qtbot.addWidget(main)
+    main.show()
+    qtbot.waitExposed(main)
+    main.activateWindow()
+    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() == main.windowHandle(), timeout=2000)
+    dlg = CautionDialog(main, Caution(key="no_light", title="No light", text="No one carries a light.", go="Go"))
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    dlg.activateWindow()
+    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() == dlg.windowHandle(), timeout=2000)
+    dlg.reject()
+    dlg.deleteLater()
+    QApplication.sendPostedEvents(None, 52)  # QEvent.DeferredDelete: deleted before any focus news arrives
+    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() == main.windowHandle(), timeout=2000)
+    assert QApplication.activeWindow() is main

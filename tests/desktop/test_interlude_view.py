@@ -280,3 +280,19 @@ def test_the_shop_buys_for_a_companion_from_a_rows_menu(qtbot, view: InterludeVi
     entry.trigger()
     qtbot.waitUntil(lambda: shopper.adv.character.silver == silver - gift.cost.silver, timeout=3000)
     assert sum(i.count for i in other.adv.inventory.items if i.name == name) > had
+
+
+def test_the_haggle_label_knows_trade_network_through_the_public_accessor(qtbot, view: InterludeView) -> None:  # type: ignore[no-untyped-def]
+    from rules.gm.interlude import keeps_either_price
+
+    gm = view.session.gm
+    m = gm.alive()[0]
+    skills = m.adv.character.skills
+    before = list(skills)
+    try:
+        skills[:] = [s for s in before if s.lower() != "trade network"] + ["Haggle"]
+        assert keeps_either_price(gm, m) is False and view._keeps_either(m) is False
+        skills.append("Trade network")
+        assert keeps_either_price(gm, m) is True and view._keeps_either(m) is True
+    finally:
+        skills[:] = before

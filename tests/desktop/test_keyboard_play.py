@@ -197,3 +197,61 @@ def test_after_continue_into_a_fight_the_arrows_move_its_cursor(qtbot: Any, tmp_
     assert isinstance(view, CombatView)
     assert QApplication.focusWidget() is view
     w.close_session()
+
+
+@pytest.fixture
+def dungeon(qtbot: Any, tmp_path: Path) -> Iterator[GameScreen]:
+    from rules.gm.state import Phase
+
+    s = Session.new(seed=7, party_size=3, folder=tmp_path)
+    for _ in range(400):
+        if s.phase is Phase.EXPLORATION:
+            break
+        assert s.autoplay(), "the autoplay stopped before a dungeon"
+    assert s.phase is Phase.EXPLORATION
+    game = screen_for(qtbot, s)
+    yield game
+    s.close()
+
+
+def test_c_makes_camp_and_x_leaves_whatever_the_number_of_actions(qtbot: Any, dungeon: GameScreen) -> None:
+    """Camp and leaving come after the ninth action in a room with doors, features and prayers: at a real window
+    no key reached them (#16). C and X do, and the Help lists them."""
+    from desktop.keys import key_help
+    from desktop.screens.expedition import ExplorationView
+    from rules.gm.state import Phase
+
+    keys = dict(next(t for title, t in key_help() if title == "Exploring"))
+    assert "C" in keys and "X" in keys
+    s = dungeon.session
+    view = dungeon.current_view()
+    assert isinstance(view, ExplorationView)
+    exits = [a for a in s.actions() if a.kind == "exit" and a.available]
+    assert exits, [a.id for a in s.actions()]
+    asked: list[str] = []
+
+    def caution(c: Any) -> tuple[bool, bool]:
+        asked.append(c.key)
+        return False, False
+
+    dungeon.caution = caution
+    press(qtbot, dungeon, Qt.Key.Key_X)
+    assert asked == ["job_unfinished"] and s.phase is Phase.EXPLORATION  # X asked to leave; "Not yet" stays
+    camp = next(a for a in s.actions() if a.kind == "camp")
+    assert not camp.available and "danger" in camp.reason  # at the way in: C takes nothing and shows why
+    press(qtbot, dungeon, Qt.Key.Key_C)
+    assert s.phase is Phase.EXPLORATION
+
+
+def test_c_makes_camp_where_the_party_may(qtbot: Any, tmp_path: Path) -> None:
+    from rules.gm.state import Phase
+
+    s = Session.new(seed=5, party_size=3, folder=tmp_path)
+    for _ in range(100):
+        if s.phase is Phase.EXPLORATION and any(a.kind == "camp" and a.available for a in s.actions()):
+            break
+        assert s.autoplay(), "the autoplay stopped before a place to camp"
+    game = screen_for(qtbot, s)
+    press(qtbot, game, Qt.Key.Key_C)
+    assert s.phase is Phase.CAMP
+    s.close()

@@ -149,3 +149,31 @@ def test_the_fight_and_the_inventory_never_scroll_sideways(qtbot: Any, tmp_path:
         assert page.horizontalScrollBar().maximum() == 0, (i, page.widget().minimumSizeHint(), page.width())
     dlg.reject()
     w.close_session()
+
+
+def test_at_the_least_size_the_fight_gives_the_grid_most_of_the_window(qtbot: Any, tmp_path: Path,
+                                                                       text_size: float) -> None:  # fmt: skip
+    """#16 (3): at 1024×640 the party column steps aside during a fight (the order beside the grid names
+    everyone) and the side panel takes at most 40% of the fight: the grid had a third of the width at 20 pt."""
+    from desktop.screens.combat import CombatView
+    from desktop.session import Session
+    from tests.desktop.test_combat_view import _to_combat
+
+    w = window(qtbot, tmp_path, text_size)
+    s = Session.new(seed=7, party_size=3, folder=tmp_path / "saves")
+    _to_combat(s)
+    w.start_session(s)
+    settle(qtbot)
+    game = w.screens["game"]
+    view = game.current_view()
+    assert isinstance(view, CombatView)
+    assert not game.party.isVisible()
+    assert view.grid.width() >= 0.5 * view.width(), (view.grid.width(), view.width(), view.side.width())
+    for b in (view.end_button, view.flee_button):
+        assert b.width() >= b.sizeHint().width(), (b.text(), b.width(), b.sizeHint().width())
+    w.close_session()
+    w.resize(1280, 720)  # a wider window keeps the party column in a fight
+    w.start_session(Session.open(s.path))
+    settle(qtbot)
+    assert w.screens["game"].party.isVisible()
+    w.close_session()

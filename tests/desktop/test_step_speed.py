@@ -1,0 +1,66 @@
+"""A step redraws what changed, in place (#16.12: every click painted within 50 ms): the action buttons of a list
+whose layout stayed show the new actions without being built again, and the party card's signature sees every
+change of a member."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from desktop.widgets.action_list import ActionList
+from rules.gm.events import Action, Cost
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+GROUPS = [("Move", ["move"]), ("Doors", ["force"])]
+
+
+def test_a_list_of_the_same_layout_updates_its_buttons_in_place(qtbot: Any) -> None:
+    lst = ActionList()
+    qtbot.addWidget(lst)
+    lst.resize(400, 400)
+    lst.show()
+    chosen: list[Action] = []
+    lst.chosen.connect(chosen.append)
+    first = [Action("move:2", "move", "Go to room 2", Cost(turns=1)),
+             Action("force:3", "force", "Force the door to room 3", Cost(turns=1), available=False,
+                    reason="The door is open.")]  # fmt: skip
+    lst.set_actions(first, groups=GROUPS)
+    before = lst.buttons()
+    assert [b.number for b in before] == [1, None] and not before[1].isEnabled()
+    second = [Action("move:5", "move", "Go to room 5", Cost(turns=2)),
+              Action("force:6", "force", "Force the stuck door to room 6", Cost(turns=1))]  # fmt: skip
+    lst.set_actions(second, groups=GROUPS)
+    after = lst.buttons()
+    assert [id(b) for b in after] == [id(b) for b in before]  # the same buttons, not built again...
+    assert [b.objectName() for b in after] == ["action:move:5", "action:force:6"]  # ...showing the new actions
+    assert after[0].text_label.text() == "Go to room 5" and after[0].cost_label.text() == "2 turns"
+    assert after[1].isEnabled() and after[1].number == 2 and after[1].key_label.text() == "2"
+    assert not after[1].reason_label.isVisible() and after[1].property("unavailable") is False
+    assert lst.numbered_actions() == second
+    qtbot.mouseClick(after[1], Qt.MouseButton.LeftButton)
+    assert chosen == [second[1]]  # a click takes the action the button shows now
+    assert lst.trigger(1) and chosen[-1] == second[0]
+    third = second[:1]  # another layout (one button fewer): built anew
+    lst.set_actions(third, groups=GROUPS)
+    assert len(lst.buttons()) == 1 and lst.buttons()[0] is not after[0]
+
+
+def test_the_party_card_is_redrawn_when_a_member_changes(qtbot: Any, tmp_path: Path) -> None:
+    from desktop.session import Session
+    from desktop.widgets.party_panel import PartyPanel
+
+    s = Session.new(seed=7, party_size=2, folder=tmp_path)
+    panel = PartyPanel(s)
+    qtbot.addWidget(panel)
+    m = s.campaign.party[0]
+    card = panel.cards[m.id]
+    panel.refresh()
+    assert panel.cards[m.id] is card  # nothing changed: nothing redrawn
+    m.adv.character.silver += 7
+    panel.refresh()
+    assert panel.cards[m.id] is not card and panel.cards[s.campaign.party[1].id] is not None
+    s.close()
