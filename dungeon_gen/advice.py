@@ -20,11 +20,11 @@ The master's lair keeps its own line first: the hardest fight of the dungeon.
 
 from __future__ import annotations
 
-from collections import deque
 from functools import cache
 from random import Random
 
 from dungeon_gen.export.markdown import direction, plural
+from dungeon_gen.geometry import steps_from
 from dungeon_gen.model import Connection, LevelData, MonsterGroup, Room
 
 #: Doors a fleeing group or a reinforcement passes without stopping: open, or opened by a push.
@@ -83,15 +83,7 @@ def _distances(level: LevelData, starts: set[int]) -> dict[int, int]:
         if c.door.kind != "secret":
             adj[c.from_].append(c.to)
             adj[c.to].append(c.from_)
-    dist = dict.fromkeys(starts, 0)
-    todo = deque(sorted(starts))
-    while todo:
-        r = todo.popleft()
-        for n in adj[r]:
-            if n not in dist:
-                dist[n] = dist[r] + 1
-                todo.append(n)
-    return dist
+    return steps_from(adj, starts)
 
 
 def _mind(room: Room, rng: Random) -> str | None:

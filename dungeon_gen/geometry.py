@@ -224,3 +224,19 @@ def neighbours8(tile: Tile) -> tuple[Tile, ...]:
     """The eight tiles around ``tile``."""
     x, y = tile
     return tuple((x + dx, y + dy) for dx, dy in _EIGHT)
+
+
+def steps_from(adj: dict[int, list[int]], starts: list[int] | set[int]) -> dict[int, int]:
+    """Breadth-first: each room reachable over ``adj`` (room -> neighbouring rooms) and the fewest steps to it from
+    any of ``starts``."""
+    from collections import deque
+
+    dist = dict.fromkeys(starts, 0)
+    todo = deque(sorted(starts))
+    while todo:
+        r = todo.popleft()
+        for n in adj[r]:
+            if n not in dist:
+                dist[n] = dist[r] + 1
+                todo.append(n)
+    return dist

@@ -13,11 +13,11 @@ monsters drawn before are the same with or without it:
 
 from __future__ import annotations
 
-from collections import deque
 from random import Random
 
 from dungeon_gen.contents import LevelPlan, fresh, loot_for, place_of, strongest_lair
 from dungeon_gen.difficulty import monster_level
+from dungeon_gen.geometry import steps_from
 from dungeon_gen.layout import LevelLayout, RoomShape
 from dungeon_gen.model import MonsterCount, MonsterGroup, Room, SetPiece, SkillNote, Want
 from dungeon_gen.story import fill
@@ -32,15 +32,7 @@ def _distances(layout: LevelLayout, start: int) -> dict[int, int]:
     for link in layout.links:
         adj[link.a].append(link.b)
         adj[link.b].append(link.a)
-    dist = {start: 0}
-    todo = deque([start])
-    while todo:
-        r = todo.popleft()
-        for n in adj[r]:
-            if n not in dist:
-                dist[n] = dist[r] + 1
-                todo.append(n)
-    return dist
+    return steps_from(adj, [start])
 
 
 def tie_level(
