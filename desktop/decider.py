@@ -22,6 +22,7 @@ from rules.attributes import Attr
 from rules.character import Condition
 from rules.checks import RuleError, TestRoll, TestSpec
 from rules.gm.engine import AutoDecider
+from rules.gm.services import armour_label
 from rules.gm.state import Phase
 
 if TYPE_CHECKING:
@@ -197,7 +198,7 @@ class QtDecider:
             return p["options"][i]
         if kind == "armour":
             parts = p["parts"]
-            labels = [f"{part.name.split('#')[0]} (AP {part.ap})" for part in parts] + ["No armour"]
+            labels = [f"{armour_label(part.name)} (AP {part.ap})" for part in parts] + ["No armour"]
             i = choose_dialog(self.parent, f"{who} takes {p['wounds']} wound(s): roll which armour?", labels,
                               "Each armour die that rolls its AP or less blocks a wound.", self._keep())  # fmt: skip
             return parts[i] if i < len(parts) else None

@@ -274,15 +274,15 @@ class EnemyTurn(QFrame):
         self.text.setWordWrap(True)
         self.text.setTextFormat(Qt.TextFormat.PlainText)
         self.text.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.scroll = QScrollArea(self)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.scroll.setWidget(self.text)
+        self.lines_view = QScrollArea(self)
+        self.lines_view.setWidgetResizable(True)
+        self.lines_view.setFrameShape(QFrame.Shape.NoFrame)
+        self.lines_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.lines_view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.lines_view.setWidget(self.text)
         # some lines in sight at any text size, the rest a scroll away (the newest at the bottom, scrolled to)
         self.set_lines(4)
-        col.addWidget(self.scroll)
+        col.addWidget(self.lines_view)
         self.lines: list[str] = []
         self.hide()
 
@@ -292,19 +292,19 @@ class EnemyTurn(QFrame):
             return  # the player's own step: what the enemies did last stays in sight
         first = next(i for i, e in enumerate(events) if "foe" in e.data)
         rounds = [e.data.get("round") for e in events[:first] if e.kind == "round" and e.data.get("round")]
-        round_no = int(rounds[-1]) if rounds else round_no
+        round_no = int(str(rounds[-1])) if rounds else round_no
         self.lines = lines
         self.title.setText(f"THE ENEMIES' TURN{f' · ROUND {round_no}' if round_no else ''}")
         self.text.setText("\n".join(lines))
         self.show()
-        bar = self.scroll.verticalScrollBar()
+        bar = self.lines_view.verticalScrollBar()
         self.text.adjustSize()
         bar.setValue(bar.maximum())
 
     def set_lines(self, n: int) -> None:
         height = self.fontMetrics().lineSpacing() * n + 6
-        if self.scroll.height() != height:
-            self.scroll.setFixedHeight(height)
+        if self.lines_view.height() != height:
+            self.lines_view.setFixedHeight(height)
 
     def clear(self) -> None:
         """A fight over: the next one starts with nothing said."""

@@ -149,7 +149,9 @@ def _too_late(gm: GM, exp: ExpeditionState, groups: list[tuple[str, int]]) -> bo
         return False
     if groups:
         names = ", ".join(f"{n} {m}" for m, n in groups)
-        gm.emit("too_late", f"Behind the party, {names} come to see who woke them, and find no one.",
+        one = sum(n for _, n in groups) == 1  # "1 Ectoplasmic Worm come to see" (a playtest)
+        come, find = ("comes", "finds") if one else ("come", "find")
+        gm.emit("too_late", f"Behind the party, {names} {come} to see who woke them, and {find} no one.",
                 monsters=[list(g) for g in groups])  # fmt: skip
     return True
 

@@ -400,7 +400,7 @@ class GM:
                 if result.armor is not None and result.armor.faces:
                     self.emit(
                         "armour",
-                        f"{member.name}'s {part.name} blocks {result.armor.blocked}"
+                        f"{member.name}'s {armour_label(part.name)} blocks {result.armor.blocked}"
                         + (f", losing {result.armor.broken} AP" if result.armor.broken else ""),
                         who=member.id,
                         faces=list(result.armor.faces),
@@ -670,6 +670,13 @@ def armour_parts(gm: GM, member: Member) -> list[ArmorPart]:
                 )
             )
     return parts
+
+
+def armour_label(part_name: str) -> str:
+    """A part's name as the player reads it: "Gladiator Armor (piece 2)" for the part id "Gladiator Armor#1"
+    (the id leaked into the log: "Gladiator Armor#0 blocks 0")."""
+    name, _, index = part_name.partition("#")
+    return f"{name} (piece {int(index) + 1})" if index.isdigit() else name
 
 
 def store_armour(gm: GM, member: Member, part: ArmorPart) -> None:

@@ -141,3 +141,12 @@ def test_a_shield_given_away_in_a_fight_takes_its_tokens_and_one_torch_is_said_s
     assert fa.shield == 0
     events = gm.apply(f"give:{b.id}:{index_of(gm, 1, 'Torches')}:{a.id}")
     assert any(e.kind == "give" and f"gives {a.name} a torch" in e.text for e in events)
+
+
+def test_a_multi_part_armours_piece_is_named_for_the_player_not_by_its_id() -> None:
+    """The log read "Lorn Velloux's Gladiator Armor#0 blocks 0" (a playtest)."""
+    from rules.gm.services import armour_label
+
+    assert armour_label("Gladiator Armor#0") == "Gladiator Armor (piece 1)"
+    assert armour_label("Gladiator Armor#1") == "Gladiator Armor (piece 2)"
+    assert armour_label("Padded armor") == "Padded armor"
