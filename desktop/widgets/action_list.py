@@ -188,9 +188,11 @@ class ActionList(QWidget):
             return  # the same actions as shown: rebuilding the buttons is the slow part of a step
         self._shown_sig = sig
         sections = [(title, acts) for title, acts in self._sections(shown, groups) if acts]
-        shape = tuple((title, len(acts)) for title, acts in sections)
+        # the layout: headings, and each button's availability (a button enabled or disabled in place, inside its
+        # own click's handler, crashed Qt in the full-loop test: a change of availability rebuilds the list)
+        shape = tuple((title, tuple(a.available for a in acts)) for title, acts in sections)
         if shape and shape == getattr(self, "_shape", None) and self._buttons:
-            self._update(sections)  # the same headings and as many buttons: the buttons show the new actions
+            self._update(sections)  # the same headings and buttons: they show the new labels, costs and reasons
             return
         self._shape = shape
         self._rebuild(shown, kinds, groups)

@@ -192,9 +192,13 @@ def test_a_whole_loop_through_the_window(qtbot: Any, window: MainWindow, tmp_pat
         if "home" in done and phase is Phase.INTERLUDE:
             action = shopping_day(session, actions, done) or action
         player.play(action)
-        if action.kind == "break" and session.phase is Phase.EXPLORATION:
+        broke_camp = action.kind == "break" and phase is Phase.CAMP  # not breaking a barricade while exploring
+        if broke_camp and session.phase is Phase.EXPLORATION:
             room_text = player.game.current_view().room_text.text()
             assert "ambush dice" in room_text  # the roll stays on screen after the camp view is gone
+            done.add("ambush_seen")
+        elif broke_camp and session.phase is Phase.COMBAT:
+            assert "Ambush roll" in player.game.log.toPlainText()  # a fight came (ambush or doom): the roll is logged
             done.add("ambush_seen")
         if "home" in done and action.kind == "buy":
             done.add("bought")
