@@ -110,6 +110,8 @@ def _power(a: Action) -> str:
 
 def exploring(gm: GM, actions: list[Action], *, leaving: bool) -> Action | None:
     """A power or a tool worth a turn before the party moves on (None: none is)."""
+    from rules.gm.powers import eye_trees
+
     exp = gm.c.expedition
     if exp is None:
         return None
@@ -120,10 +122,12 @@ def exploring(gm: GM, actions: list[Action], *, leaving: bool) -> Action | None:
         glow = next((a for a in powers if _power(a) == "Light"), None)
         if glow is not None:
             return glow  # no torch, no lantern: the spell (or the prayer) lights the way for a decay
-    if not leaving and not exp.eye_by:
+    if not leaving and not exp.eye_by and any(not gm.room_state(r).visited for r in eye_trees(gm)):
         eye = next((a for a in powers if _power(a) == "Eyes of the forest"), None)
         if eye is not None:
             return eye  # an eye on a tree in sight: the next room seen, and whoever comes and goes there
+        # (only on a room not yet explored: seed 4 opened it on the entrance it stood in, every expedition, for a PRE
+        # fatigue and nothing to see)
     return None
 
 

@@ -1789,6 +1789,11 @@ def _trees(gm: GM) -> list[int]:
     return sorted(trees, key=lambda r: (r == exp.room, gm.room_state(r).visited))
 
 
+def eye_trees(gm: GM) -> list[int]:
+    """The rooms in sight where Eyes of the forest could open its eye now (the unexplored first; R202)."""
+    return _trees(gm)
+
+
 def _entry(gm: GM, kind: Kind, name: str) -> Any:
     entries = gm.content.magic.spells if kind == "spell" else gm.content.magic.prayers
     return next(e for e in entries if e.name == name)

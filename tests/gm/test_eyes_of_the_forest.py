@@ -127,3 +127,23 @@ def test_every_power_is_played(kind: str) -> None:
     from rules.content.registry import load_content
 
     assert not [x for x in powers.unplayed(load_content()) if x.startswith(kind)]
+
+
+def test_the_autoplay_opens_the_eye_only_on_a_room_it_has_not_explored() -> None:
+    """Seed 4's cleric opened the eye on the entrance it stood in, every expedition: a PRE fatigue to see nothing."""
+    from rules.autoplay import powers_policy
+    from rules.magic import Prayers
+
+    def chosen(gm: GM) -> str | None:
+        a = powers_policy.exploring(gm, [a for a in gm.legal_actions() if a.available], leaving=False)
+        return a.id if a is not None else None
+
+    for doors, expect in (({1: "wooden"}, False), ({}, True)):  # the way to the roots shut, then open
+        gm = game(corridor(4, doors=doors, r2=ROOTS))
+        exploration.enter(gm, "test-site")
+        m = gm.c.party[0]
+        m.adv.prayers = Prayers(memorised=[EYE])
+        pray = f"pray:{m.id}:{EYE}"
+        assert pray in {a.id for a in gm.legal_actions() if a.available}  # the way in is a tree: it may be said
+        assert powers.eye_trees(gm) == ([2, 1] if expect else [1])
+        assert (chosen(gm) == pray) is expect  # ...but only the unexplored roots are worth it
