@@ -63,6 +63,11 @@ class Carried:
         return d
 
 
+def is_grip(item: Carried) -> bool:
+    """The second hand of a two-handed weapon: ``(Battle axe)``."""
+    return item.name.startswith("(") and item.name.endswith(")")
+
+
 @dataclass
 class Inventory:
     base_slots: int = 7
@@ -111,9 +116,7 @@ class Inventory:
 
     def wields(self, place: str) -> bool:
         """A hand that wields something (a weapon, a shield, a two-handed grip) holds nothing else (RULINGS R182)."""
-        return place in HANDS and any(
-            i.place == place and (i.equipped or (i.name.startswith("(") and i.name.endswith(")"))) for i in self.items
-        )
+        return place in HANDS and any(i.place == place and (i.equipped or is_grip(i)) for i in self.items)
 
     def fits(self, item: Carried, place: str) -> bool:
         p = self.place(place)

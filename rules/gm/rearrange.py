@@ -28,7 +28,7 @@ from rules.gm.combat_actions import take_in_hand
 from rules.gm.combat_gear import spare_weapons
 from rules.gm.events import Action, Cost
 from rules.gm.gear import gift_noun, give, why_not_give
-from rules.inventory import HANDS, TORSO, Carried, Inventory
+from rules.inventory import HANDS, TORSO, Inventory, is_grip
 
 if TYPE_CHECKING:
     from rules.gm.services import GM
@@ -43,9 +43,6 @@ def free_action(gm: GM) -> tuple[Cost, str]:
     return Cost(turns=row.turns), f"{row.name}: {row.text}"
 
 
-def _grip(item: Carried) -> bool:
-    """The second hand of a two-handed weapon: ``(Battle axe)``."""
-    return item.name.startswith("(") and item.name.endswith(")")
 
 
 def _busy(inv: Inventory, place: str) -> bool:
@@ -65,7 +62,7 @@ def actions(gm: GM) -> list[Action]:
             out.append(Action(f"equip:{m.id}:{item.name}", "equip", f"{name}: take the {item.name} in hand", cost,
                               who=m.id, params=(("item", item.name),), rule=rule))  # fmt: skip
         for index, item in enumerate(inv.items):
-            if _grip(item) or item.place == TORSO:
+            if is_grip(item) or item.place == TORSO:
                 continue
             for place in inv.places:
                 if place.name in (item.place, TORSO) or not inv.fits(item, place.name) or _busy(inv, place.name):
@@ -84,7 +81,7 @@ def _give_actions(gm: GM, cost: Cost, rule: str) -> list[Action]:
     can_act = {m.id for m in gm.active()}
     for giver in gm.alive():
         for index, item in enumerate(giver.adv.inventory.items):
-            if _grip(item):
+            if is_grip(item):
                 continue
             for receiver in gm.alive():
                 if receiver is giver or not {giver.id, receiver.id} & can_act:
@@ -126,7 +123,7 @@ def _stow(gm: GM, who: Member, index: int, place: str) -> None:
     if not 0 <= index < len(inv.items):
         raise RuleError(f"{who.name} has no item {index}")
     item = inv.items[index]
-    if _grip(item) or item.place == TORSO or place == TORSO or place == item.place:
+    if is_grip(item) or item.place == TORSO or place == TORSO or place == item.place:
         raise RuleError(f"the {item.name} cannot go there")
     if not inv.fits(item, place) or _busy(inv, place):
         raise RuleError(f"the {item.name} does not fit in {place} ({inv.free(place)} free)")

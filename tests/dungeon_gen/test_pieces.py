@@ -4,13 +4,13 @@ one or more skill-gated notes and one or more groups that want something; all in
 from __future__ import annotations
 
 import tomllib
-from collections import deque
 from pathlib import Path
 
 import pytest
 
 from dungeon_gen.export.markdown import to_markdown
 from dungeon_gen.generate import generate
+from dungeon_gen.geometry import steps_from
 from dungeon_gen.model import LevelData
 from dungeon_gen.themes import load_theme, load_themes, themes_dir
 from rules.content.base import ContentError
@@ -27,15 +27,7 @@ def doors_apart(level: LevelData, a: int, b: int) -> int:
     for c in level.connections:
         adj[c.from_].append(c.to)
         adj[c.to].append(c.from_)
-    dist = {a: 0}
-    todo = deque([a])
-    while todo:
-        r = todo.popleft()
-        for n in adj[r]:
-            if n not in dist:
-                dist[n] = dist[r] + 1
-                todo.append(n)
-    return dist.get(b, 99)
+    return steps_from(adj, [a]).get(b, 99)
 
 
 @pytest.mark.parametrize(("seed", "theme", "depth", "rooms", "level"), CASES)
