@@ -398,6 +398,13 @@ def _camp(kind: RoomKind, monsters: bool, traps: bool, degree: int, entrance: bo
     return [q for q in order if q in quals]
 
 
+#: A room's chance of treasure (its kind's ``chances.loot``) is multiplied by this where monsters hold the room ...
+GUARDED_LOOT = 0.6
+#: ... and by this where none do: most of a level's treasure is guarded by something other than a fight (weight,
+#: traps, secrets, a risk: issue #14, after the author's sample dungeon, RULINGS R234).
+UNGUARDED_LOOT = 1.5
+
+
 def _fresh_features(rng: Random, kind: RoomKind, used: set[str], *, secret_door: bool) -> list[Any]:
     """One or two of the kind's features; one that reveals a door only where the room has a secret one."""
     fits = [f for f in kind.features if secret_door or not f.reveals_door]
@@ -480,6 +487,8 @@ def furnish_level(
         values = plan.story.values(room=names[shape.id].lower())
         occupied: set[tuple[int, int]] = set()
         is_lair = kind.boss_lair and plan.last
+        # the room's treasure draws from a stream of its own: where the treasure lies never moves the monsters
+        treasure_rng = Random(rng.getrandbits(63))
         monsters: list[MonsterGroup] = []
         if is_lair:
             monsters = _boss(plan, shape, rng, occupied, values)
@@ -510,16 +519,16 @@ def furnish_level(
                 )
             )
         loot: list[Loot] = list(extra_loot[shape.id])
-        if is_lair or rng.random() < kind.chances.loot:
-            found = loot_for(plan, rng, values, rich=is_lair)
-            if found and rng.random() < 0.2:
+        if is_lair or treasure_rng.random() < kind.chances.loot * (GUARDED_LOOT if monsters else UNGUARDED_LOOT):
+            found = loot_for(plan, treasure_rng, values, rich=is_lair)
+            if found and treasure_rng.random() < 0.2:
                 hidden = found[0].model_copy(update={"hidden": True})
                 found[0] = hidden
                 text = f"Hidden here, out of plain sight: {hidden.name}."
                 find = "INT"
-                stash = unused(rng, stashes, used, key=lambda x: x.text)
+                stash = unused(treasure_rng, stashes, used, key=lambda x: x.text)
                 if stash is not None:
-                    place = fill(stash.text, values, rng).strip().rstrip(".")
+                    place = fill(stash.text, values, treasure_rng).strip().rstrip(".")
                     text = f"Hidden {place}: {hidden.name}."
                     find = stash.find
                 secrets[shape.id].append(Secret(kind="treasure", text=text, find=find, reveals=hidden.name))

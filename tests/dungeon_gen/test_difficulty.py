@@ -14,6 +14,9 @@ from dungeon_gen.themes import load_themes
 
 THEMES = sorted(load_themes())
 SEEDS = range(1, 13)
+#: The means of the growth test: 12 seeds sat within noise (a reshuffle of the streams flipped the tomb's traps at
+#: levels 4 and 8, 14.1 and 13.7; over 30 seeds 13.0 and 15.0).
+GROWTH_SEEDS = range(1, 31)
 
 
 @pytest.mark.parametrize("theme", THEMES)
@@ -22,7 +25,7 @@ def test_monsters_traps_and_treasure_grow_with_difficulty(theme: str) -> None:
     lo, hi = th.min_level, th.max_level
     levels = (lo, (lo + hi) // 2, hi)
     reports = {
-        lv: [level_report(generate(s, theme=theme, level=lv, rooms=12).levels[0]) for s in SEEDS] for lv in levels
+        lv: [level_report(generate(s, theme=theme, level=lv, rooms=12).levels[0]) for s in GROWTH_SEEDS] for lv in levels
     }
     for what in ("monsters", "traps", "treasure"):
         means = [mean(getattr(r, what) for r in reports[lv]) for lv in levels]
@@ -77,3 +80,21 @@ def test_a_beginners_dungeon_has_a_master_a_beginners_party_can_beat(theme: str)
     assert len(masters) >= 2  # drawn from the theme's range, not one monster every time
     deeper = {level_report(generate(seed, level=3, rooms=12, depth=1, theme=theme)).master for seed in range(6)}
     assert max(m for m in deeper if m is not None) >= 4  # the strong ones still come, later
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_most_treasure_is_guarded_by_something_other_than_a_fight(theme: str) -> None:
+    """Issue #14 (RULINGS R234): outside the master's lair, more than half of a level's treasure (by value) lies in
+    rooms no monster holds (behind traps, secrets, weight, risk).  It was 28-54% before."""
+    free = held = 0
+    for s in SEEDS:
+        for lv in (1, 3):
+            for room in generate(s, theme=theme, level=lv, rooms=12).levels[0].rooms:
+                value = sum(x.value * x.count for x in room.loot)
+                if room.boss:
+                    continue
+                if room.monsters:
+                    held += value
+                else:
+                    free += value
+    assert free > held, (free, held)
