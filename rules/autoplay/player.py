@@ -76,6 +76,34 @@ def _camp_mends(gm: GM) -> bool:
     return False
 
 
+def camp_points(gm: GM) -> int:
+    """The most camp actions a camp here could gather: the room (dry, filthy), a camping supply from each who
+    carries one (and a fire from it), the survivalists, and a long rest."""
+    from rules.gm.camp import setup_total
+    from rules.gm.state import CampState
+
+    room = gm.room()
+    supplies = sum(1 for m in gm.alive() if m.adv.inventory.find("Camping supplies") is not None)
+    st = CampState(room=room.id, dry="dry" in room.camp, filthy="filthy" in room.camp, exposed="exposed" in room.camp,
+                   survivalists=[m.id for m in gm.active() if m.adv.character.has_skill("Survivalist")],
+                   supplies=supplies, fire=supplies > 0, long_rest=True)  # fmt: skip
+    return setup_total(gm, st)
+
+
+def _camp_heals(gm: GM, tired: int) -> bool:
+    """A camp here could give back what the party camps for: wounds heal only in a sleep (two camp actions);
+    fatigue goes with a rest (one).  Seed 7 camped twice running in a filthy ward with no supplies (one action)
+    for its wounds, healed nothing, and paid two turns of its torches and the doom for it."""
+    from rules.gm.camp import SLEEP, action_row
+
+    points = camp_points(gm)
+    return points >= action_row(gm, SLEEP).cost or (tired >= TIRED_CAMP and points >= 1)
+
+
+#: Camp for fatigue alone when the party has at least this many points of it a rest can take away.
+TIRED_CAMP = 5
+
+
 #: A party that came in weaker than :data:`LEAVE_BELOW` (hunger keeps wounds from healing in town) still explores
 #: until it has lost this share of its full dice in the dungeon: turning back at the door earns nothing and
 #: costs the road's food and two doom.  Measured (#14, 20 seeds x 6): 66% of the expeditions turned back
@@ -294,7 +322,8 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     legs = any(m.adv.character.attrs[Attr.DEX].fatigue for m in restable)  # DEX moves you out of a fight
     if "breath" in ids and (tired >= BREATH_AT or legs):
         return ids["breath"]
-    if "camp" in ids and not leaving and (_wounds(gm) >= 3 or tired >= 5) and exp.camped < 2 and _camp_mends(gm):
+    if ("camp" in ids and not leaving and (_wounds(gm) >= 3 or tired >= TIRED_CAMP) and exp.camped < 2
+            and _camp_mends(gm) and _camp_heals(gm, tired)):  # fmt: skip
         return powers_policy.before_camp(gm, actions, ids["camp"])
     level = gm.site_level()
     if leaving:

@@ -586,3 +586,27 @@ def test_autoplay_without_supplies_takes_a_long_rest_to_sleep_off_its_wounds(fig
         gm.apply(action.id)
     assert chosen[:3] == ["long_rest", "settle", "sleep"]
     assert a.adv.character.attrs[Attr.STR].wounds == 0
+
+
+@pytest.mark.parametrize(("quals", "supplies", "camps"), [
+    (("filthy",), 0, False),  # a long rest (+2) less the filth (-1): one action, no sleep
+    (("filthy",), 1, True),  # a supply and its fire: three
+    ((), 0, True),  # a long rest alone: the sleep's two
+])  # fmt: skip
+def test_autoplay_camps_for_its_wounds_only_where_a_sleep_can_be_had(
+    quals: tuple[str, ...], supplies: int, camps: bool
+) -> None:
+    """Seed 7 camped twice running in a filthy ward with no supplies (one camp action) for its wounds: wounds
+    heal only in a sleep (two actions), so it healed nothing and paid two turns of torchlight and the doom."""
+    from rules.autoplay import player
+
+    gm = camp_game(*quals, party=2)
+    a, b = gm.c.party
+    for m in (a, b):
+        m.adv.character.attrs[Attr.STR].score = max(3, m.adv.character.attrs[Attr.STR].score)
+        m.adv.character.attrs[Attr.STR].wounds = 2
+    if supplies:
+        give(a, "Camping supplies")
+    assert player.camp_points(gm) == {(("filthy",), 0): 1, (("filthy",), 1): 3, ((), 0): 2}[(quals, supplies)]
+    actions = [x for x in gm.legal_actions() if x.available]
+    assert (player.explore(gm, actions).id == "camp") is camps
