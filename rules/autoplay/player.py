@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from rules.attributes import ATTRS, Attr
 from rules.autoplay import powers_policy
 from rules.gm.events import Action
+from rules.gm.freeform import heard
 from rules.gm.gear import can_light, carrying
 from rules.gm.places import blocked, door_state, found_hidden, key_for, live_monsters
 from rules.gm.services import best
@@ -343,15 +344,19 @@ def explore(gm: GM, actions: list[Action]) -> Action:
             step = _path_first_step(gm, goal, through_enemies=True)
         if step is not None and f"move:{step}" in ids:
             return ids[f"move:{step}"]
-    # explore: an unvisited neighbour first, through whatever door the party can open
+    # explore: an unvisited neighbour first, through whatever door the party can open; listen at a shut door
+    # first, and leave the rooms where something waits, alert, for the party to find it
+    listen = _listen_first(gm, actions)
+    if listen is not None:
+        return listen
     for a in _by_kind(actions, "move"):
-        if not gm.room_state(int(a.target or 0)).visited:
+        if not gm.room_state(int(a.target or 0)).visited and heard(gm, int(a.target or 0)) != "alert":
             return a
     for kind in ("unlock", "force", "break", "pick"):
-        opts = _by_kind(actions, kind)
+        opts = [a for a in _by_kind(actions, kind) if heard(gm, _beyond(gm, a)) != "alert"]
         if opts:
             return opts[0]
-    unvisited = {r.id for r in level.rooms if not gm.room_state(r.id).visited}
+    unvisited = {r.id for r in level.rooms if not gm.room_state(r.id).visited and heard(gm, r.id) != "alert"}
     frontier = {
         r.id
         for r in level.rooms
@@ -375,6 +380,27 @@ def explore(gm: GM, actions: list[Action]) -> Action:
     if step is not None and f"move:{step}" in ids:
         return ids[f"move:{step}"]
     return _wait(actions)
+
+
+def _beyond(gm: GM, action: Action) -> int:
+    """The room on the other side of the door a door action (force, break, unlock, pick: target = link id) works."""
+    exp = gm.c.expedition
+    assert exp is not None
+    link = next(lk for lk in gm.site_level().links if lk.id == int(action.target or 0))
+    return link.other(exp.room)
+
+
+def _listen_first(gm: GM, actions: list[Action]) -> Action | None:
+    """Listen at a shut door to a room not yet entered nor listened to, while a light burns: a room whose
+    creatures wait alert is left for last (entering it starts a fight on their terms: measured, most of the
+    autoplay's deaths).  Not with nothing to lose by it: in the dark a turn costs fear."""
+    if not any(m.lit for m in gm.alive()):
+        return None
+    for a in _by_kind(actions, "listen"):
+        room = int(a.target or 0)
+        if not gm.room_state(room).visited and heard(gm, room) == "":
+            return a
+    return None
 
 
 def _set_piece(gm: GM, actions: list[Action]) -> Action | None:

@@ -687,8 +687,11 @@ def _listen(gm: GM, link_id: int) -> int:
     member = actor(gm, attr, None)
     roll = gm.test(member, attr, "listening at a door")
     heard = [g for g in gm.room_state(target).monsters if g.count > 0 and not _silent(gm, g.monster)]
+    key = f"{exp.depth}:{target}"
+    exp.heard[key] = "nothing"
     if roll.verdict.success and heard:
         aware = any(g.aware for g in heard)
+        exp.heard[key] = "alert" if aware else "unaware"
         text = (
             "Beyond the door: movement and voices. Something is there, and it is alert."
             if aware
@@ -698,6 +701,13 @@ def _listen(gm: GM, link_id: int) -> int:
     else:
         gm.emit("listen", "Nothing can be heard beyond the door.", who=member.id, room=target, heard=False)
     return ff.turns
+
+
+def heard(gm: GM, room_id: int) -> str:
+    """What listening at a door to ``room_id`` (on this level) last told this expedition: "alert", "unaware",
+    "nothing", or "" (no one listened)."""
+    exp = gm.c.expedition
+    return "" if exp is None else exp.heard.get(f"{exp.depth}:{room_id}", "")
 
 
 @_applies("veteran")

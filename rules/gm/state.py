@@ -169,6 +169,8 @@ class ExpeditionState:
     dice_before: int = 0  # the party's available dice when it came in (how strong it set out)
     carried_in: dict[str, int] = field(default_factory=dict)  # valued things (name -> count) brought in: not loot
     ashes: dict[str, str] = field(default_factory=dict)  # member id -> the weapon Living ashes were rubbed on
+    heard: dict[str, str] = field(default_factory=dict)  # "depth:room" -> what listening at its door last told:
+    # "alert", "unaware" or "nothing" (nothing heard is not nothing there: a failed test, or the silent undead)
 
 
 @dataclass
