@@ -288,6 +288,26 @@ def test_listening_at_a_door(
     assert ev.data["heard"] is heard and ev.data.get("aware") is aware
     if not heard:
         assert ev.text == "Nothing can be heard beyond the door."
+    # remembered for the expedition, for the player (and the autoplay) to weigh the door by
+    assert freeform.heard(gm, 2) == ("alert" if aware else "unaware" if heard else "nothing")
+    assert freeform.heard(gm, 3) == ""
+
+
+def test_the_autoplay_listens_before_it_opens_a_door_and_leaves_an_alert_room_for_last() -> None:
+    """Entering a room where something waits alert starts the fight on its terms (most of the autoplay's deaths):
+    the autoplay listens at the shut door first, and goes the other way when it hears them."""
+    from rules.autoplay import player
+
+    gm = beyond((SiteMonsters("Goblin Scrapper", 2, aware=True),))
+    (m,) = gm.c.party
+    m.lit = "Torches"
+    first = player.explore(gm, [a for a in gm.legal_actions() if a.available])
+    assert first.id == "listen:1"
+    load(gm, 5, 3)
+    gm.apply(first)
+    assert freeform.heard(gm, 2) == "alert"
+    after = player.explore(gm, [a for a in gm.legal_actions() if a.available])
+    assert after.id != "move:2" and after.kind != "listen"
 
 
 def test_no_listening_at_archways_or_open_doors() -> None:
