@@ -13,6 +13,7 @@ from rules.gm.gear import light_entry
 from rules.gm.site import SiteLink
 from rules.gm.state import DoorState, Member, RoomState
 from rules.inventory import Carried
+from rules.odds import odds
 from rules.settlement import doom_state
 
 if TYPE_CHECKING:
@@ -119,6 +120,9 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
     spend = _suggest_insight(avail)
     if spend is not None:
         return spend
+    hand = _to_the_seller(gm, by_id)
+    if hand is not None:
+        return hand
     announced = any(st.plans.values())
     if not announced:
         town = _safe_town(gm) if is_hunted(gm) else _food_town(gm)
@@ -368,6 +372,28 @@ def _suggest_for(gm: GM, member: Member, mine: dict[str, Action]) -> Action | No
         if pick is not None:
             return pick
     return take("rest")
+
+
+#: Loot changes hands when the best seller's PRE test succeeds at least this much more often.
+SELLER_EDGE = 0.05
+
+
+def _to_the_seller(gm: GM, by_id: dict[str, Action]) -> Action | None:
+    """Hand what is for sale to whoever sells best (giving is free in town): a failed PRE test sells a valuable as
+    a common thing, about 3 silver for about 21, and each adventurer used to sell what they had carried out."""
+    sellers = [m for m in gm.alive() if m.adv.character.can_act]
+    if len(sellers) < 2:
+        return None
+    chance = {m.id: odds(m.adv.character.test_spec(Attr.PRE)).success for m in sellers}
+    best = max(sellers, key=lambda m: (chance[m.id], m.id))
+    for m in gm.alive():
+        if m is best or chance.get(m.id, 0.0) >= chance[best.id] - SELLER_EDGE:
+            continue
+        for i, item, _ in sellable(gm, m):
+            give = by_id.get(f"give:{m.id}:{i}:{best.id}")
+            if give is not None and for_sale(gm, item):
+                return give
+    return None
 
 
 def short_of_essentials(gm: GM) -> bool:

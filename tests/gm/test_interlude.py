@@ -1259,3 +1259,25 @@ def test_the_autoplay_sells_gear_found_in_a_dungeon_that_it_does_not_use() -> No
     assert not interlude_policy.for_sale(gm, oil) and not interlude_policy.for_sale(gm, bought)
     found.equipped = True
     assert not interlude_policy.for_sale(gm, found)
+
+
+def test_the_autoplay_hands_the_loot_to_its_best_seller_before_selling() -> None:
+    """A failed PRE test sells a valuable as a common thing (about 3 silver for 21): the loot goes to whoever sells
+    best (giving is free in town), not sold by whoever carried it out."""
+    gm = game(party=2)
+    feed(gm, 3)
+    begin(gm)
+    poor, good = gm.c.party
+    good.adv.character.attrs[Attr.PRE].score = 5
+    give(poor, "Torches", 2)
+    statue = give(poor, "Amber statuette", rarity="valuable", value=21)
+    pick = interlude_policy.suggest(gm, gm.legal_actions())
+    while pick.kind == "water":  # free, first
+        gm.apply(pick)
+        pick = interlude_policy.suggest(gm, gm.legal_actions())
+    assert pick.kind == "give" and pick.target == good.id and pick.param("item") == "Amber statuette"
+    gm.apply(pick)
+    assert statue in good.adv.inventory.items
+    # the best seller keeps it: no handing back
+    again = interlude_policy.suggest(gm, gm.legal_actions())
+    assert again.kind != "give"
