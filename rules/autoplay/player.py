@@ -271,6 +271,20 @@ def worth_fighting(gm: GM) -> bool:
     return seen.won >= FIGHT_WON and seen.dying <= FIGHT_DYING
 
 
+#: Loot past creatures that have not noticed the party when, played out in copies, someone dies in at most this
+#: share of them (a failed test wakes them, and the fight is on their terms).
+QUIET_DYING = 0.1
+
+
+def quiet_loot_safe(gm: GM) -> bool:
+    """Looting quietly past the unaware is worth the risk: played out in copies (the test, and the fight when it
+    fails), someone dies in at most :data:`QUIET_DYING` of them."""
+    from rules.autoplay.lookahead import play_out
+
+    seen = play_out(gm, "loot_quietly", "fight", need=(0.0, QUIET_DYING))
+    return seen.dying <= QUIET_DYING
+
+
 def explore(gm: GM, actions: list[Action]) -> Action:
     exp = gm.c.expedition
     assert exp is not None
@@ -304,6 +318,8 @@ def explore(gm: GM, actions: list[Action]) -> Action:
         return ids["traps"]
     if "loot" in ids and room_for_loot(gm):
         return ids["loot"]
+    if "loot_quietly" in ids and room_for_loot(gm) and quiet_loot_safe(gm):
+        return ids["loot_quietly"]
     disarm = _by_kind(actions, "disarm")
     if disarm:
         return disarm[0]

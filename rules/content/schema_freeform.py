@@ -30,9 +30,9 @@ Grade = Literal["no_and", "no", "no_but", "yes_but", "yes", "yes_and"]
 GRADES: tuple[str, ...] = Grade.__args__  # type: ignore[attr-defined]
 #: what a verb is done to: nothing in particular, a closed door of the room, a locked door, aware animals
 #: of the room, aware enemies of the room, or only a room feature whose words name it (an approach)
-Target = Literal["none", "door", "locked_door", "animals", "enemies", "feature"]
+Target = Literal["none", "door", "locked_door", "animals", "enemies", "feature", "unaware"]
 #: what a verb's outcome does to the place (the engine implements each by name)
-Result = Literal["shut_door", "break_door", "calm", "hide"]
+Result = Literal["shut_door", "break_door", "calm", "hide", "loot", "loot_wake", "wake"]
 Keyword = Annotated[str, Field(pattern=r"^[a-z][a-z' -]*[a-z]$", max_length=40)]
 SmallInt = Annotated[int, Field(ge=0, le=3)]
 

@@ -64,6 +64,7 @@ from rules.gm.table import ActionTable
 from rules.injury import stabilise
 from rules.inventory import HANDS, Carried
 from rules.notation import parse_attack
+from rules.odds import odds
 
 if TYPE_CHECKING:
     from rules.gm.services import GM
@@ -689,6 +690,31 @@ def _loot_actions(gm: GM) -> list[Action]:
                    rule="Loot (1 turn): only where it is safe. If there is a trap, you may fall for it.")]  # fmt: skip
 
 
+#: The freeform verb of looting past creatures that have not noticed the party (freeform.toml, RULINGS R235).
+LOOT_QUIETLY = "loot_quietly"
+
+
+@TABLE.lister
+def _quiet_loot_actions(gm: GM) -> list[Action]:
+    """Loot a room whose creatures have not noticed the party, past them: the book's riskier looting, "a freeform
+    action, and may require a test" (RULINGS R235).  Failed, they see the party."""
+    room, st = gm.room(), gm.room_state()
+    groups = encounters.unsafe(gm)
+    if not groups or any(g.aware for g in groups):
+        return []  # safe: loot as usual; watched: no sneaking past eyes that are on you
+    left = [i for i, x in enumerate(room.loot) if i not in st.loot_taken and (not x.hidden or found_hidden(gm, i))
+            and not setpieces.holds(gm, i)]  # fmt: skip
+    if not left or not gm.active():
+        return []
+    verb = gm.content.freeform.verb(LOOT_QUIETLY)
+    attr = Attr(verb.attr or "DEX")
+    m = freeform.actor(gm, attr, verb)
+    chance = odds(m.adv.character.test_spec(attr, advantage=freeform.advantage(gm, m, verb))).success
+    names = ", ".join(f"{g.count} {g.monster}" for g in groups)
+    return [Action(LOOT_QUIETLY, LOOT_QUIETLY, f"Loot quietly past the unaware {names}: {m.name} ({attr.value} "
+                   f"{chance:.0%}; failed, they see you)", _turn_cost(verb.turns), who=m.id, rule=verb.rule)]  # fmt: skip
+
+
 @TABLE.lister
 def _search_actions(gm: GM) -> list[Action]:
     st = gm.room_state()
@@ -735,6 +761,28 @@ def _bribe(gm: GM, action: Action) -> None:
 def _loot_action(gm: GM, action: Action) -> None:
     _loot(gm)
     end_turn(gm, 1, "looting")
+
+
+@TABLE.applies(LOOT_QUIETLY)
+def _loot_quietly(gm: GM, action: Action) -> None:
+    verb = gm.content.freeform.verb(LOOT_QUIETLY)
+    attr = Attr(verb.attr or "DEX")
+    member = gm.c.member(action.who) if action.who else freeform.actor(gm, attr, verb)
+    grade = freeform.attempt(gm, verb, attr, member, "looting quietly")
+    out = verb.outcome(grade)
+    gm.emit("freeform", out.text, who=member.id, verb=verb.id, grade=grade)
+    freeform.apply_effects(gm, member, freeform.outcome_effects(out, attr), "looting quietly")
+    if out.result in ("loot", "loot_wake"):
+        _loot(gm)
+    woke = out.result in ("loot_wake", "wake")
+    if woke:
+        for g in live_monsters(gm):
+            g.aware = True
+        encounters.meet(gm)  # those with a mind show their attitude: not every one who wakes attacks
+    end_turn(gm, 1, "looting quietly")
+    if woke and gm.c.phase is Phase.EXPLORATION and encounters.attackers(gm):
+        fight_room(gm, surprise="enemies" if grade == gm.content.freeform.grades.critical_failure else None,
+                   source="they see you", everyone=False)  # fmt: skip
 
 
 @TABLE.applies("search")

@@ -149,7 +149,8 @@ def legs(gm: GM, verb: Verb, member: Member) -> Legs:
     return Legs(time=not _live(gm), gear=gear, skill=skilled(member, verb), item=item)
 
 
-def _advantage(gm: GM, member: Member, verb: Verb | None) -> int:
+def advantage(gm: GM, member: Member, verb: Verb | None) -> int:
+    """1 when a skill of ``member`` gives advantage on what ``verb`` is (Infiltration: sneaking), else 0."""
     if verb is None or not verb.advantage_on:
         return 0
     wanted = set(verb.advantage_on)
@@ -215,7 +216,7 @@ def attempt(gm: GM, verb: Verb | None, attr: Attr | None, member: Member, reason
                 who=member.id, reason=reason)  # fmt: skip
         return "yes"
     if attr is not None:
-        roll = gm.test(member, attr, reason, advantage=_advantage(gm, member, verb))
+        roll = gm.test(member, attr, reason, advantage=advantage(gm, member, verb))
         v = roll.verdict
         return _grade_of_test(gm, v.great_success, v.success, v.critical_failure)
     face = roll_fate(gm)

@@ -551,3 +551,60 @@ def test_every_generated_feature_is_read_without_error() -> None:
                         freeform.plain_effects(f[key], failure=key == "failure")
                         count += 1
     assert count > 100
+
+
+# --- looting quietly past the unaware (RULINGS R235) --------------------------------------------------------------
+
+
+def sleepers(aware: bool = False) -> GM:
+    """The party in room 2, with two unaware Reanimated Husks (no mind: awake, they attack) and a silver cup."""
+    from rules.gm.site import SiteLoot
+
+    gm = setup(r2={"monsters": (SiteMonsters("Reanimated Husk", 2, aware=aware),),
+                   "loot": (SiteLoot("Silver cup", "valuable", 20),)})  # fmt: skip
+    gm.apply("move:2")
+    gm.events = []
+    return gm
+
+
+def explored(gm: GM) -> dict[str, Action]:
+    return {a.id: a for a in gm.legal_actions()}
+
+
+def test_loot_quietly_is_offered_past_the_unaware_only_with_its_odds() -> None:
+    gm = sleepers()
+    acts = explored(gm)
+    assert not acts["loot"].available  # "only where it is safe"
+    quiet = acts["loot_quietly"]
+    assert quiet.available and quiet.cost.turns == 1
+    # two DEX dice, a 4 or better on either: 75%
+    assert "past the unaware 2 Reanimated Husk" in quiet.label and "(DEX 75%; failed, they see you)" in quiet.label
+    assert "loot_quietly" not in explored(sleepers(aware=True))  # no sneaking past eyes that are on you
+
+
+@pytest.mark.parametrize(("faces", "taken", "fight"), [
+    ([5, 3], True, False),  # a success: the cup, and they sleep on
+    ([6, 6], True, False),  # a great success: the same
+    ([2, 3], False, True),  # a failure: they see the party, and attack
+])  # fmt: skip
+def test_looting_quietly_takes_the_loot_or_wakes_them(faces: list[int], taken: bool, fight: bool) -> None:
+    gm = sleepers()
+    (m,) = gm.c.party
+    load(gm, *faces)
+    events = gm.apply("loot_quietly")
+    assert (m.adv.inventory.find("Silver cup") is not None) is taken
+    assert any(e.kind == "combat" for e in events) is fight
+    assert all(g.aware for g in gm.room_state().monsters) is fight
+
+
+def test_the_autoplay_loots_quietly_when_the_copies_say_no_one_dies_of_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules.autoplay import lookahead, player
+
+    gm = sleepers()
+    (m,) = gm.c.party
+    m.lit = "Torches"
+    pick = player.explore(gm, [a for a in gm.legal_actions() if a.available])
+    assert pick.id == "loot_quietly"
+    risky = lookahead.Outlook(runs=12, won=0.0, deaths=0.25, dying=0.25)
+    monkeypatch.setattr(lookahead, "play_out", lambda *a, **k: risky)
+    assert player.explore(gm, [a for a in gm.legal_actions() if a.available]).id != "loot_quietly"
