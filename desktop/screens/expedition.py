@@ -39,7 +39,7 @@ GROUPS: list[tuple[str, list[str]]] = [
     ("Move", ["move", "stairs", "come_to"]),
     ("Doors", ["force", "break", "unlock", "pick", "spike", "listen", "unseal"]),
     ("Encounter", ["fight", "parley", "bribe", "grant"]),
-    ("Search & loot", ["loot", "search", "look_for_traps", "disarm", "feature", "work", "ward"]),
+    ("Search & loot", ["loot", "loot_quietly", "search", "look_for_traps", "disarm", "feature", "work", "ward"]),
     ("Items & magic", ["light", "snuff", "use_item", "cast", "pray", "concentrate", "stabilise"]),
     ("Rest & camp", ["catch_breath", "camp"]),
     ("Other", ["veteran", "freeform"]),
