@@ -44,7 +44,63 @@ MIND = (
     "damage_cap",
     "jumpy",
 )
-LAIR = "The master of this place, the {master}, waits here: the hardest fight of the dungeon."
+#: The lair's line, from three independent parts (issue #15: a sentence every key has needs many variants).
+LAIR = (
+    ("The master of this place", "The master of the dungeon", "The dungeon's master", "The one who rules here"),
+    ("waits here", "holds this room", "keeps to this room", "makes its stand here", "waits in this room"),
+    (
+        "the hardest fight of the dungeon",
+        "no fight in the dungeon is harder",
+        "the dungeon's hardest fight",
+        "nothing in the dungeon is harder to beat",
+        "the hardest fight the party will meet here",
+    ),
+)
+#: What to mind: the words that open the line.
+HEADS = ("Mind", "Remember", "Keep in mind", "Do not forget", "Bear in mind", "Note")
+#: A lone enemy (R108): the two halves of its line.
+ALONE = (
+    (
+        "is alone and never tests its morale",
+        "fights alone and never tests its morale",
+        "has no one beside it and never tests its morale",
+    ),
+    (
+        "it fights to the end",
+        "it fights until it falls",
+        "it does not run",
+        "it stands until it is cut down",
+        "no rout, no flight",
+    ),
+)
+#: A group with morale (R108): when it tests, what it rolls, and where it runs when cornered.
+HALF = (
+    "When half of {names} are down",
+    "Once half of {names} have fallen",
+    "With half of {names} down",
+    "As soon as half of {names} fall",
+)
+ROLL = (
+    "each left{some} rolls its level in dice and runs unless one shows 4+",
+    "each one left{some} rolls as many dice as its level and runs unless one shows 4+",
+    "every one still standing{some} rolls its level in dice and flees unless one shows 4+",
+)
+CORNERED = (
+    "with no way on but past the party, they run back the way the party came",
+    "with no way on but past the party, they break back the way the party came",
+    "the only way on is past the party, so they run back the way the party came",
+)
+#: A trap in the fight's room: who keeps clear of it, and what a step onto it does.
+CLEAR = (
+    "the monsters keep clear of it",
+    "the monsters know where it is and step around it",
+    "the monsters fight around it",
+)
+ONTO = (
+    "an adventurer driven back onto it sets it off",
+    "an adventurer who gives ground onto it springs it",
+    "whoever backs onto it in the melee sets it off",
+)
 
 
 @cache
@@ -95,7 +151,7 @@ def _mind(room: Room, rng: Random) -> str | None:
     if not found:
         return None
     _, g, text = min(found, key=lambda f: f[0])
-    head = rng.choice(("Mind", "Remember", "Keep in mind"))
+    head = rng.choice(HEADS)
     return f"{head} {_who(g)}: {text.rstrip('.!')}."
 
 
@@ -114,15 +170,19 @@ def _morale(room: Room, exits: list[Connection], dist: dict[int, int], rooms: di
             way = f"get out {_side(room, c)} through the {_door(c)} to room {_other(c, room.id)} and shut it on them"
         else:
             way = "there is no door here to shut on them"
-        return rng.choice(
-            (
-                f"{who[0].upper()}{who[1:]} never break: finish them, or {way}.",
-                f"No morale to break here: {who} fight until they fall; to escape, {way}.",
+        return _cap_first(
+            rng.choice(
+                (
+                    f"{who} never break: finish them, or {way}.",
+                    f"No morale to break here: {who} fight until they fall; to escape, {way}.",
+                    f"{who} never break and never run: kill them all, or {way}.",
+                    f"{who} never break; if the party cannot finish them, {way}.",
+                    f"No morale to break: {who} fight on while one stands; to be rid of them, {way}.",
+                )
             )
         )
     if sum(g.count for g in fighting) == 1:
-        who = _who(brave[0])
-        return f"{who[0].upper()}{who[1:]} is alone and never tests its morale: it fights to the end."
+        return _cap_first(f"{_who(brave[0])} {rng.choice(ALONE[0])}: {rng.choice(ALONE[1])}.")
     here = dist.get(room.id, 0)
     ways = sorted(
         (c for c in exits if c.door.kind in OPEN and dist.get(_other(c, room.id), -1) > here),
@@ -130,9 +190,9 @@ def _morale(room: Room, exits: list[Connection], dist: dict[int, int], rooms: di
     )
     names = " and ".join(_who(g) for g in fighting)
     some = " with morale" if len(brave) < len(fighting) else ""
-    test = f"When half of {names} are down, each left{some} rolls its level in dice and runs unless one shows 4+"
+    test = f"{rng.choice(HALF).format(names=names)}, {rng.choice(ROLL).format(some=some)}"
     if not ways:
-        return f"{test}; with no way on but past the party, they run back the way the party came."
+        return f"{test}; {rng.choice(CORNERED)}."
     c = ways[0]
     other = _other(c, room.id)
     return f"{test}: they run {_side(room, c)} through the {_door(c)} to room {other} ({rooms[other].name})."
@@ -150,7 +210,9 @@ def _too_easy(room: Room, exits: list[Connection], rooms: dict[int, Room], rng: 
     c, r = min(near, key=lambda cr: cr[1].id)
     g = next(g for g in r.monsters if g.want is None)
     what = f"the {g.count} {plural(g.monster, g.count)}" if g.count > 1 else f"the {g.monster}"
-    lead = rng.choice(("Too easy?", "If the fight is too easy,", "To make it harder,"))
+    lead = rng.choice(
+        ("Too easy?", "If the fight is too easy,", "To make it harder,", "If the party wins too easily,", "Too quick?")
+    )
     hear, join = ("hear", "join") if g.count > 1 else ("hears", "joins")
     return _cap(
         f"{lead} {what} of room {r.id} ({r.name}) {hear} it through the {_door(c)} to the {_side(room, c)} "
@@ -172,22 +234,25 @@ def _too_hard(room: Room, exits: list[Connection], dist: dict[int, int], rng: Ra
     if not back:
         return None
     c = min(back, key=lambda c: c.id)
-    lead = rng.choice(("Too hard?", "If it goes badly,", "If the party is losing,"))
+    lead = rng.choice(
+        ("Too hard?", "If it goes badly,", "If the party is losing,", "If the fight turns,", "Outmatched?")
+    )
     return _cap(
         f"{lead} the party can fall back {_side(room, c)} through the {_door(c)} to room {_other(c, room.id)} "
         f"and spike it behind them."
     )
 
 
-def _trap(room: Room) -> str | None:
+def _cap_first(text: str) -> str:
+    return f"{text[0].upper()}{text[1:]}"
+
+
+def _trap(room: Room, rng: Random) -> str | None:
     if not room.traps:
         return None
     t = room.traps[0]
     where = f" ({_place(room, t.tile).lower()})" if t.tile is not None else ""
-    return (
-        f"The {t.name.lower()}{where} is still armed while they fight: the monsters keep clear of it, and an "
-        f"adventurer driven back onto it sets it off."
-    )
+    return f"The {t.name.lower()}{where} is still armed while they fight: {rng.choice(CLEAR)}, and {rng.choice(ONTO)}."
 
 
 def _place(room: Room, tile: tuple[int, int]) -> str:
@@ -215,7 +280,7 @@ def advise_level(level: LevelData, entrances: list[int], rng: Random) -> None:
         lines = [_morale(room, exits[room.id], dist, rooms, rng)]
         drawn = [
             _mind(room, rng),
-            _trap(room),
+            _trap(room, rng),
             _too_easy(room, exits[room.id], rooms, rng) if not room.boss else None,
             _too_hard(room, exits[room.id], dist, rng),
         ]
@@ -223,5 +288,6 @@ def advise_level(level: LevelData, entrances: list[int], rng: Random) -> None:
         extra = [x for x in drawn if x and not (x.endswith("spike it behind them.") and "shut it on them" in lines[0])]
         lines += extra[:2]
         if room.boss:
-            lines.insert(0, LAIR.format(master=room.monsters[0].monster))
+            lead, waits, hardest = (rng.choice(part) for part in LAIR)
+            lines.insert(0, f"{lead}, the {room.monsters[0].monster}, {waits}: {hardest}.")
         room.notes = " ".join(lines)

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from dungeon_gen.advice import _distances, _starts
+from dungeon_gen.advice import ALONE, HALF, HEADS, LAIR, _distances, _starts
 from dungeon_gen.export.markdown import direction, plural, to_markdown
 from dungeon_gen.generate import generate
 from dungeon_gen.model import Connection, LevelData, Room
@@ -55,7 +55,9 @@ def test_the_advice_agrees_with_the_map(seed: int, theme: str, depth: int, rooms
             if not fighting:
                 continue
             if room.boss:
-                assert room.notes.startswith(f"The master of this place, the {room.monsters[0].monster}, waits here")
+                lead, waits, hardest = ("|".join(map(re.escape, part)) for part in LAIR)
+                master = re.escape(room.monsters[0].monster)
+                assert re.match(rf"({lead}), the {master}, ({waits}): ({hardest})\.", room.notes), room.notes
             fearless = all(not bestiary[g.monster].morale for g in fighting)
             assert ("never break" in room.notes or "No morale to break" in room.notes) == fearless, room.notes
             if m := FLEE.search(room.notes):
@@ -81,7 +83,8 @@ def test_the_advice_agrees_with_the_map(seed: int, theme: str, depth: int, rooms
             ):
                 c = _link(level, room, int(m[3]), m[2], m[1])
                 assert c.door.kind not in ("archway", "secret", "barricaded") and fearless
-    assert re.search(r"^> (When half of|The master of this place)", to_markdown(d), re.MULTILINE)
+    opens = "|".join(re.escape(h.split("{")[0]) for h in HALF) + "|" + "|".join(map(re.escape, LAIR[0]))
+    assert re.search(rf"^> ({opens})", to_markdown(d), re.MULTILINE)
 
 
 def test_the_advice_for_a_lone_jumpy_rat() -> None:
@@ -93,8 +96,9 @@ def test_the_advice_for_a_lone_jumpy_rat() -> None:
         for r in generate(seed, theme="salt_mine", level=1, depth=1, rooms=20).rooms
         if [(g.monster, g.count, g.want) for g in r.monsters] == [("Giant Rat", 1, None)] and not r.boss
     )
+    alone, end, heads = ("|".join(map(re.escape, part)) for part in (*ALONE, HEADS))
     assert re.match(
-        r"The Giant Rat is alone and never tests its morale: it fights to the end\. (Mind|Remember|Keep in mind) the "
+        rf"The Giant Rat ({alone}): ({end})\. ({heads}) the "
         r"Giant Rat: Jumpy! If the rat is hit by an attack, it can Move immediately\.",
         room.notes,
     ), room.notes
