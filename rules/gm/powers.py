@@ -1164,8 +1164,25 @@ def prayer_arm(entry: Any, f: Fighter) -> Arm:
 
 
 def _cleansing_outside(gm: GM, caster: Member) -> None:
-    worst = max(gm.alive(), key=lambda m: len(set(m.adv.character.afflictions) - UNCLEANSED))
-    _cleanse(gm, worst)
+    """Out of a fight the flames only cure (no enemy to burn): the caster's player chooses whom, among those
+    with an affliction the flames burn away, the most afflicted first (the GM-decides pick).  The engine used
+    to pick the most afflicted itself (playtest seed 101: the wizard's hunger, not the cleric's own)."""
+    burnable = {m.id: sorted(set(m.adv.character.afflictions) - UNCLEANSED) for m in gm.alive()}
+    who = sorted((m for m in gm.alive() if burnable[m.id]), key=lambda m: -len(burnable[m.id]))
+    if len(who) <= 1:
+        _cleanse(gm, who[0] if who else caster)
+        return
+    names = [f"{m.name} ({', '.join(burnable[m.id])})" for m in who]
+    pick = gm.decider.choose(gm, caster, "Cleansing Flames: whom does the fire cleanse?", names)
+    _cleanse(gm, who[names.index(pick)])
+
+
+def _cleansing_ready(gm: GM, caster: Member) -> str | None:
+    """Out of a fight, with no one to cure, the answered prayer would burn nothing (in a fight it burns an
+    enemy: always of use there)."""
+    if gm.c.combat is not None or any(set(m.adv.character.afflictions) - UNCLEANSED for m in gm.alive()):
+        return None
+    return "No use now: no one has an affliction the flames burn away."
 
 
 def _cleansing_helps(gm: GM, m: Member) -> str | None:
@@ -1176,7 +1193,7 @@ def _cleansing_helps(gm: GM, m: Member) -> str | None:
 
 
 _register(Power("prayer", "Cleansing Flames", _cleansing_outside, _cleansing_in_fight, aim="creature",
-                helps=_cleansing_helps))
+                helps=_cleansing_helps, ready=_cleansing_ready))
 
 
 def _season_choice(gm: GM, m: Member) -> tuple[Attr, Attr] | None:

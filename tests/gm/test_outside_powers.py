@@ -384,3 +384,49 @@ def test_a_blind_adventurer_attacks_with_disadvantage() -> None:
         return sum(1 for r in test.data["rerolls"] if r[0] == "gm")  # disadvantage: the GM rerolls a success
 
     assert gm_rerolls(blind=False) == 0 and gm_rerolls(blind=True) == 1
+
+
+def test_cleansing_flames_out_of_a_fight_asks_whom_it_cleanses() -> None:
+    """Playtest seed 101, the first turn: the party set out hungry and parched; the cleric's Cleansing Flames
+    went to whoever had the most afflictions (the wizard, first in the party), never asked.  Now the player
+    chooses among those the flames can help, the most afflicted first; cursed, doomed and plagued are not
+    counted (the flames leave them)."""
+    from rules.gm.services import AutoDecider
+
+    asked: list[list[str]] = []
+
+    class Second(AutoDecider):
+        def choose(self, gm: GM, member: object, prompt: str, options: list[str]) -> str:  # type: ignore[override]
+            if prompt.startswith("Cleansing Flames: whom"):
+                asked.append(options)
+                return options[1]
+            return super().choose(gm, member, prompt, options)  # type: ignore[arg-type]
+
+    gm = game(corridor(3), party=3)
+    exploration.enter(gm, "test-site")
+    who = caster(gm, prayer="Cleansing Flames")
+    for m in gm.c.party:
+        m.adv.character.afflictions.clear()
+    cleric, a, b = gm.c.member(who), gm.c.party[1], gm.c.party[2]
+    a.adv.character.afflictions |= {"hungry", "parched", "cursed"}
+    b.adv.character.afflictions |= {"terrified"}
+    cleric.adv.character.afflictions |= {"cursed"}  # nothing the flames burn: not offered
+    gm.decider = Second()
+    power = powers.handler("prayer", "Cleansing Flames")
+    assert power is not None and power.outside is not None
+    power.outside(gm, cleric)
+    assert asked == [[f"{a.name} (hungry, parched)", f"{b.name} (terrified)"]]
+    assert b.adv.character.afflictions == set() and a.adv.character.afflictions == {"hungry", "parched", "cursed"}
+
+
+def test_cleansing_flames_is_greyed_out_of_a_fight_with_nothing_to_burn() -> None:
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = caster(gm, prayer="Cleansing Flames")
+    for m in gm.c.party:
+        m.adv.character.afflictions.clear()
+    gm.c.party[1].adv.character.afflictions.add("doomed")
+    assert offered(gm, f"pray:{who}:Cleansing Flames").reason == (  # type: ignore[attr-defined]
+        "No use now: no one has an affliction the flames burn away.")
+    gm.c.party[1].adv.character.afflictions.add("shaken")
+    assert offered(gm, f"pray:{who}:Cleansing Flames").available  # type: ignore[attr-defined]
