@@ -190,7 +190,7 @@ def _spell_actions(gm: GM, m: Member) -> list[Action]:
     if book is None or not m.adv.character.has_trait("Magic user"):
         return []
     out: list[Action] = []
-    keep = odds(m.adv.character.test_spec(Attr.INT)).success
+    keep = 1.0 if book.arcane_well else odds(m.adv.character.test_spec(Attr.INT)).success  # the well: no test
     for spell in book.memorised:
         if spell in book.forgotten or (use := _use_outside(gm, "spell", spell, m)) is False:
             continue

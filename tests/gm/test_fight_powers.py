@@ -699,3 +699,26 @@ def test_miracle_five_in_a_fight_sends_the_enemies_with_morale_fleeing_on_a_fail
     load(gm, 1, 2, 3, 6, 1, 1)  # the first fails (no 4+ on its 3 dice), the second holds
     powers.miracle(gm, gm.c.party[0], "monsters_flee_or_doom_down", _miracle(gm, "monsters_flee_or_doom_down"))
     assert [e.state for e in cs.foes] == ["fled", "active"]
+
+
+def test_after_an_arcane_well_every_spell_shows_it_cannot_fail() -> None:
+    """Playtest seed 101, the Ossuary, round 1: Silver cannon's great success opened an arcane well ("Your next
+    spell will be an automatic success") and the next Glue still read "INT 88% to keep it"; in and out of a
+    fight the label now says 100%."""
+    from rules.gm import exploration
+    from tests.gm.scripted import corridor, game
+
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Glue", "Magic Missile")
+    gm.c.member(f.id).adv.spellbook.arcane_well = True
+    acts = listed(gm)
+    assert "(INT 100% to keep it)" in acts[f"cast:{f.id}:Glue:{e.id}"].label  # type: ignore[attr-defined]
+    assert "(INT 100% to keep it)" in acts[f"cast:{f.id}:Magic Missile"].label  # type: ignore[attr-defined]
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    m = gm.c.party[0]
+    m.adv.character.traits.append("Magic user")
+    m.adv.inventory.add(Carried("Crystal ball", ""))
+    m.adv.spellbook = Spellbook(known=["Knock/Lock"], memorised=["Knock/Lock"], arcane_well=True)
+    outside = next(a for a in gm.legal_actions() if a.id == f"cast:{m.id}:Knock/Lock")
+    assert outside.label.endswith("(INT 100% to keep it)")
