@@ -670,7 +670,22 @@ def _martyr_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target
     _martyr(gm, caster, [m for _, m in nearby(gm, cs, f)[0]])
 
 
-_register(Power("prayer", "Martyr", _martyr_outside, _martyr_in_fight, area=True))
+def _martyr_ready(gm: GM, caster: Member) -> str | None:
+    """Martyr only wounds the cleric when no ally it reaches (Nearby in a fight; the party out of one) has what
+    it cures (a playtest: offered, and answered, with no one to free)."""
+    cs = gm.c.combat
+    if cs is not None:
+        f = next((g for g in cs.fighters if g.id == caster.id), None)
+        allies = [m for _, m in nearby(gm, cs, f)[0]] if f is not None else []
+    else:
+        allies = list(gm.alive())
+    if any(set(MARTYR_CURES) & m.adv.character.afflictions for m in allies if m is not caster):
+        return None
+    where = " Nearby" if cs is not None else ""
+    return f"No use now: no ally{where} is bleeding, terrified, shaken or sleepy."
+
+
+_register(Power("prayer", "Martyr", _martyr_outside, _martyr_in_fight, area=True, ready=_martyr_ready))
 
 
 def _spring(gm: GM, members: list[Member], foes: list[Foe]) -> None:

@@ -12,7 +12,7 @@ from rules.gm import serial
 from rules.gm.combat_state import COMBAT, CombatState, Fighter, Foe
 from rules.gm.engine import GM
 from rules.inventory import Carried
-from rules.magic import Spellbook
+from rules.magic import Prayers, Spellbook
 from tests.gm.test_combat import arena, cleric, cs_of, load, put
 
 
@@ -722,3 +722,37 @@ def test_after_an_arcane_well_every_spell_shows_it_cannot_fail() -> None:
     m.adv.spellbook = Spellbook(known=["Knock/Lock"], memorised=["Knock/Lock"], arcane_well=True)
     outside = next(a for a in gm.legal_actions() if a.id == f"cast:{m.id}:Knock/Lock")
     assert outside.label.endswith("(INT 100% to keep it)")
+
+
+def test_martyr_is_greyed_when_no_ally_nearby_has_what_it_cures() -> None:
+    """Playtest seed 101, the Ossuary: Martyr was offered with no ally bleeding, terrified, shaken or sleepy: an
+    answered prayer would only wound the cleric (and exhaust it).  Greyed with the reason, in and out of a
+    fight; an ally out of reach does not count."""
+    from rules.gm import exploration
+    from tests.gm.scripted import corridor, game
+    from tests.gm.test_combat import healer_and_ally
+
+    gm, fa, fb = healer_and_ally(9)  # three tiles: Nearby
+    cleric(gm, gm.c.member(fa.id), "Martyr")
+    ally = gm.c.member(fb.id).adv.character
+    ally.afflictions.clear()
+    gm.c.member(fa.id).adv.character.afflictions |= {"terrified"}  # the cleric's own fear is not the allies'
+    key = f"pray:{fa.id}:Martyr:{fa.id}"
+    assert listed(gm)[key].reason == "No use now: no ally Nearby is bleeding, terrified, shaken or sleepy."  # type: ignore[attr-defined]
+    ally.afflictions.add("shaken")
+    assert listed(gm)[key].available  # type: ignore[attr-defined]
+    put(gm, fb, 13, 1)  # seven tiles: out of the prayer's reach
+    assert not listed(gm)[key].available  # type: ignore[attr-defined]
+
+    gm = game(corridor(3), party=2)
+    exploration.enter(gm, "test-site")
+    priest, other = gm.c.party
+    priest.adv.character.traits.append("Divine mandate")
+    priest.adv.inventory.add(Carried("Holy symbol", ""))
+    priest.adv.prayers = Prayers(memorised=["Martyr"])
+    for m in gm.c.party:
+        m.adv.character.afflictions.clear()
+    out = next(a for a in gm.legal_actions() if a.id == f"pray:{priest.id}:Martyr")
+    assert out.reason == "No use now: no ally is bleeding, terrified, shaken or sleepy."
+    other.adv.character.afflictions.add("sleepy")
+    assert next(a for a in gm.legal_actions() if a.id == f"pray:{priest.id}:Martyr").available
