@@ -44,6 +44,7 @@ from rules.gm.gear import carries, use_up
 from rules.gm.state import ACTIONS, SETUP, CampState, Member, Phase
 from rules.gm.table import ActionTable
 from rules.inventory import Carried
+from rules.odds import odds
 
 if TYPE_CHECKING:
     from rules.content.effects import Outcome
@@ -969,7 +970,9 @@ def _transmute_actions(gm: GM) -> list[Action]:
         why = why or (power.ready(gm, m) if power.ready is not None else None)
         cost = 0 if rules.transmute_camp_free else 1
         why = why or (_spend(_state(gm), cost) if cost else None)
-        out.append(_act(f"transmute:{m.id}", "transmute", f"{m.name}: transmute extracts into a potion", why,
+        keep = 1.0 if book.arcane_well else odds(m.adv.character.test_spec(Attr.INT)).success  # the well: no test
+        label = f"{m.name}: transmute extracts into a potion (INT {keep:.0%} to keep it)"
+        out.append(_act(f"transmute:{m.id}", "transmute", label, why,
                         actions=cost, who=m.id, params=(("spell", TRANSMUTE),), rule=rules.text))  # fmt: skip
     return out
 

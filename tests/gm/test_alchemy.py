@@ -229,3 +229,24 @@ def test_the_rooms_dead_that_would_rise_give_their_extract_once() -> None:
     assert alchemy.extracts(gm.c.member(who).adv.inventory) == {risen.extract: 1}
     assert "(a corpse)" in next(e.text for e in events if e.kind == "extract")
     assert alchemy.remains(gm) == [] and not any(a.kind == "extract" for a in gm.legal_actions())
+
+
+def test_in_camp_transmute_shows_the_odds_of_keeping_it() -> None:
+    """Playtest seed 101, the camp in the Locked Dormitory: out of camp Transmute read "INT 75% to keep it", in
+    camp it read only "transmute extracts into a potion": the INT test that follows was not in sight."""
+    from rules.odds import odds
+
+    gm = game(corridor(3, r1={"camp": frozenset({"dry"})}))
+    exploration.enter(gm, "test-site")
+    who = alchemist(gm)
+    m = gm.c.member(who)
+    alchemy.add_extract(m.adv.inventory, "ether")
+    alchemy.add_extract(m.adv.inventory, "ether")
+    gm.apply("camp")
+    gm.apply("settle")
+    keep = odds(m.adv.character.test_spec(Attr.INT)).success
+    act = next(a for a in gm.legal_actions() if a.id == f"transmute:{who}")
+    assert act.label == f"{m.name}: transmute extracts into a potion (INT {keep:.0%} to keep it)"
+    m.adv.spellbook.arcane_well = True
+    act = next(a for a in gm.legal_actions() if a.id == f"transmute:{who}")
+    assert act.label.endswith("(INT 100% to keep it)")
