@@ -266,6 +266,7 @@ ITEM_SPECIALS: dict[str, ItemEffect] = {
     "extra_combat_action": ItemEffect(fight=_quicken),
     "too_much_nauseated": ItemEffect(_too_much, lambda gm, cs, g, m, name: _too_much(gm, m, name)),  # R203
     "thrown_at_tile": ItemEffect(elsewhere="combat_actions: the Explosive potion thrown at a tile"),
+    # (gear.REMOVE_ONLY: these two are of no use to one without what their remove list cures)
     "cure_disease": ItemEffect(elsewhere="its remove list (the only diseases are afflictions)"),
     "cure_simple_poison": ItemEffect(elsewhere="its remove list (the only poison is nausea)"),
     "immobilized_until_str_test": ItemEffect(elsewhere="combat_foes: a trap holds an enemy until it tears free"),

@@ -250,3 +250,18 @@ def test_in_camp_transmute_shows_the_odds_of_keeping_it() -> None:
     m.adv.spellbook.arcane_well = True
     act = next(a for a in gm.legal_actions() if a.id == f"transmute:{who}")
     assert act.label.endswith("(INT 100% to keep it)")
+
+
+def test_an_anti_poison_tonic_is_no_use_to_one_who_is_not_poisoned() -> None:
+    """Playtest seed 101, the Grave Crawlers' ambush: "use Anti-poison tonic on themself" was offered to an
+    alchemist who was not nauseated (the engine's only poison): its tag 'cure_simple_poison' was taken for a
+    rule of its own, always of use, when all it does is its remove list."""
+    from rules.gm.gear import why_no_use
+
+    gm = game(corridor(3))
+    m = gm.c.party[0]
+    m.adv.character.afflictions.clear()
+    tonic = next(r for r in gm.content.alchemy.recipes if r.name == "Anti-poison tonic")
+    assert why_no_use(tonic, m) == f"No use now: it cures nauseated: {m.name} is not nauseated."
+    m.adv.character.afflictions.add("nauseated")
+    assert why_no_use(tonic, m) is None
