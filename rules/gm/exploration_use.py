@@ -149,7 +149,7 @@ def extract(gm: GM, action: Action) -> int:
     st = gm.room_state()
     n = 1 + m.adv.character.attrs[Attr.INT].proficiency * gm.content.alchemy.rules.extra_corpses_per_int_proficiency
     taken: list[str] = []
-    for monster, kind in alchemy.remains(gm)[:n]:
+    for monster, kind in alchemy.choose_remains(gm, m, n):
         if not alchemy.add_extract(m.adv.inventory, kind):
             gm.emit("extract", f"No room for the {kind} extract.", who=m.id)
             break

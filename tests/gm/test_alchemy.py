@@ -265,3 +265,35 @@ def test_an_anti_poison_tonic_is_no_use_to_one_who_is_not_poisoned() -> None:
     assert why_no_use(tonic, m) == f"No use now: it cures nauseated: {m.name} is not nauseated."
     m.adv.character.afflictions.add("nauseated")
     assert why_no_use(tonic, m) is None
+
+
+def test_the_alchemist_chooses_which_of_the_dead_to_take_from() -> None:
+    """Playtest seed 101, the Locked Dormitory: two Reanimated Husks (necro) and two Plagued Rats (rot) lay dead,
+    the alchemist could take two and wanted rot (three make a Potion of giants); the engine took the first two
+    listed, necro.  Now the player chooses each corpse while there are more than the turn allows (the
+    GM-decides pick is the first listed, as before)."""
+    from rules.gm.services import AutoDecider
+
+    asked: list[list[str]] = []
+
+    class Rot(AutoDecider):
+        def choose(self, gm: GM, member: object, prompt: str, options: list[str]) -> str:  # type: ignore[override]
+            if prompt.startswith("Extract"):
+                asked.append(options)
+                return next(o for o in options if o.startswith("rot"))
+            return super().choose(gm, member, prompt, options)  # type: ignore[arg-type]
+
+    gm, who = slain("Reanimated Husk", 2)
+    gm.room_state().monsters.append(GroupState("Plagued Rat", 0, killed=2))
+    m = gm.c.member(who)
+    m.adv.character.attrs[Attr.INT].proficiency = 1
+    gm.decider = Rot()
+    gm.apply(f"extract:{who}")
+    assert alchemy.extracts(m.adv.inventory) == {"rot": 2}
+    assert asked == [["necro (Reanimated Husk)", "rot (Plagued Rat)"]] * 2
+    assert alchemy.remains(gm) == [("Reanimated Husk", "necro"), ("Reanimated Husk", "necro")]
+    gm.decider = AutoDecider()
+    asked.clear()
+    m.adv.character.attrs[Attr.INT].proficiency = 2  # three picks, two dead left: both, no question
+    gm.apply(f"extract:{who}")
+    assert alchemy.extracts(m.adv.inventory) == {"rot": 2, "necro": 2} and not asked
