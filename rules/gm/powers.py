@@ -22,6 +22,7 @@ here too (:func:`miracle`).
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -1968,11 +1969,26 @@ def swarm_in_reach(gm: GM, cs: CombatState, swarm: Foe, target: Foe) -> bool:
 def _transmute_ready(gm: GM, caster: Member) -> str | None:
     if alchemy.kit(gm.content, caster) is None:
         return f"Needs an {gm.content.alchemy.rules.extraction_requires.lower()} (and its bottles)."
-    if not alchemy.mixes(gm.content, alchemy.extracts(caster.adv.inventory)):
+    options = alchemy.mixes(gm.content, alchemy.extracts(caster.adv.inventory))
+    if not options:
         have = alchemy.extracts(caster.adv.inventory)
         return ("No mix of the extracts carried makes a recipe." if have
                 else "No elemental extracts: take them from the dead first.")  # fmt: skip
+    if not _brewable(caster, options):
+        return "No hand or bag slot free for the potion: drop or give something first."
     return None
+
+
+def _brewable(caster: Member, options: list[tuple[Any, dict[str, int]]]) -> list[tuple[Any, dict[str, int]]]:
+    """The mixes whose potion has a place once their extracts are spent (a spent stack may leave its slot to the
+    extract that shared it): a playtest cast Transmute with full hands and bag, and the potion was spilt."""
+    out = []
+    for recipe, mix in options:
+        inv = copy.deepcopy(caster.adv.inventory)
+        alchemy.spend_extracts(inv, mix)
+        if inv.room_for(Carried(recipe.name, "", rarity=recipe.rarity, usage=recipe.usage_die)) is not None:
+            out.append((recipe, mix))
+    return out
 
 
 def _transmute(gm: GM, caster: Member) -> None:
@@ -1981,7 +1997,7 @@ def _transmute(gm: GM, caster: Member) -> None:
     why = _transmute_ready(gm, caster)
     if why is not None:
         raise RuleError(why)
-    options = alchemy.mixes(gm.content, alchemy.extracts(caster.adv.inventory))
+    options = _brewable(caster, alchemy.mixes(gm.content, alchemy.extracts(caster.adv.inventory)))
     labels = [f"{r.name} ({alchemy.mix_text(mix)})" for r, mix in options]
     pick = gm.decider.choose(gm, caster, "Transmute: which potion?", labels)
     recipe, mix = options[labels.index(pick)]

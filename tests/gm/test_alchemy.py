@@ -297,3 +297,26 @@ def test_the_alchemist_chooses_which_of_the_dead_to_take_from() -> None:
     m.adv.character.attrs[Attr.INT].proficiency = 2  # three picks, two dead left: both, no question
     gm.apply(f"extract:{who}")
     assert alchemy.extracts(m.adv.inventory) == {"rot": 2, "necro": 2} and not asked
+
+
+def test_transmute_is_greyed_when_the_potion_would_have_nowhere_to_go() -> None:
+    """Playtest seed 101, the Locked Dormitory: Transmute was offered with the hands and the bag full; the spell
+    was cast, the extracts spent and the Explosive potion "spilt".  Now a mix is offered only when its potion
+    fits once its extracts are spent (a spent stack may leave its slot to a partner extract)."""
+    from copy import deepcopy
+
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = alchemist(gm)
+    m = gm.c.member(who)
+    inv = m.adv.inventory
+    for kind in ("ether", "ether", "necro"):  # the necro shares the ether's slot: spending the ether frees nothing
+        assert alchemy.add_extract(inv, kind)
+    while inv.room_for(Carried("Rock", "")) is not None:
+        inv.add(Carried("Rock", ""))
+    before = deepcopy(inv.items)
+    act = next(a for a in gm.legal_actions() if a.id == f"cast:{who}:Transmute")
+    assert act.reason == "No hand or bag slot free for the potion: drop or give something first."
+    inv.remove(next(i for i in inv.items if i.place == "Bag"))
+    act = next(a for a in gm.legal_actions() if a.id == f"cast:{who}:Transmute")
+    assert act.available and inv.items != before
