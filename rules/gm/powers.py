@@ -755,7 +755,18 @@ def _judgment_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, targ
             hurt_foe(gm, cs, e, 1, "Judgment", attacker=f, magic=True)
 
 
-_register(Power("prayer", "Judgment", None, _judgment_in_fight, area=True))
+def _judgment_ready(gm: GM, caster: Member) -> str | None:
+    """No undead Nearby: an answered Judgment would touch no one (a playtest offered it against living rats)."""
+    cs = gm.c.combat
+    f = next((g for g in cs.fighters if g.id == caster.id), None) if cs is not None else None
+    if cs is None or f is None:
+        return None
+    if any("undead" in core.sheet(gm, e.monster).tags for e in nearby(gm, cs, f)[1]):
+        return None
+    return "No use now: no undead Nearby."
+
+
+_register(Power("prayer", "Judgment", None, _judgment_in_fight, area=True, ready=_judgment_ready))
 
 
 # --- spells ----------------------------------------------------------------------------------------------------

@@ -756,3 +756,17 @@ def test_martyr_is_greyed_when_no_ally_nearby_has_what_it_cures() -> None:
     assert out.reason == "No use now: no ally is bleeding, terrified, shaken or sleepy."
     other.adv.character.afflictions.add("sleepy")
     assert next(a for a in gm.legal_actions() if a.id == f"pray:{priest.id}:Martyr").available
+
+
+def test_judgment_is_greyed_with_no_undead_nearby() -> None:
+    """Playtest seed 102, the Ringing Loft: Judgment ("All undead nearby receive a stun token and a wound") was
+    offered against four Plagued Rats, living and across the room: answered, it would do nothing."""
+    gm, _cs, f, _e = one_on_one("Hobgoblin")
+    cleric(gm, gm.c.member(f.id), "Judgment")
+    key = f"pray:{f.id}:Judgment:{f.id}"
+    assert listed(gm)[key].reason == "No use now: no undead Nearby."  # type: ignore[attr-defined]
+    gm2, _cs2, f2, corpse = one_on_one("Slumbering Corpse")
+    cleric(gm2, gm2.c.member(f2.id), "Judgment")
+    assert listed(gm2)[f"pray:{f2.id}:Judgment:{f2.id}"].available  # type: ignore[attr-defined]
+    put(gm2, corpse, 14, 1)  # eight tiles off: not Nearby
+    assert not listed(gm2)[f"pray:{f2.id}:Judgment:{f2.id}"].available  # type: ignore[attr-defined]
