@@ -331,6 +331,8 @@ def fight_targets(gm: GM, cs: CombatState, f: Fighter, power: Power) -> list[Aim
                 cs, g, "Arcane prison") else None  # fmt: skip
             if why is None and power.helps is not None:
                 why = power.helps(gm, m)
+            if why is None and core.lasting(cs, g, power.name):
+                why = f"Already under {power.name}."  # (a playtest: cast again on whom it held, for nothing)
             out.append(Aimed(g.id, "themself" if g is f else m.name, g, why))
     if power.aim in ("foe", "creature"):
         for e in cs.active_foes():
@@ -340,6 +342,8 @@ def fight_targets(gm: GM, cs: CombatState, f: Fighter, power: Power) -> list[Aim
                 why = "Locked in an arcane crystal: nothing touches it."
             if why is None and power.fits is not None:
                 why = power.fits(gm, cs, e)
+            if why is None and core.lasting(cs, e, power.name):
+                why = f"Already under {power.name}."
             out.append(Aimed(e.id, core.label(e), e, why))
     if power.aim == "corpse":
         for t in cs.corpses:

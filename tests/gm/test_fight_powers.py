@@ -770,3 +770,16 @@ def test_judgment_is_greyed_with_no_undead_nearby() -> None:
     assert listed(gm2)[f"pray:{f2.id}:Judgment:{f2.id}"].available  # type: ignore[attr-defined]
     put(gm2, corpse, 14, 1)  # eight tiles off: not Nearby
     assert not listed(gm2)[f"pray:{f2.id}:Judgment:{f2.id}"].available  # type: ignore[attr-defined]
+
+
+def test_a_lasting_spell_is_not_offered_again_on_whom_it_already_holds() -> None:
+    """Playtest seed 102, the Ringing Loft: a Plagued Rat asleep under Nightmare was offered Nightmare again (an
+    INT test and a spell risked for nothing).  The same for a hasted ally."""
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Nightmare", "Haste")
+    cast(gm, f, "Nightmare", e.id)
+    acts = listed(gm)
+    assert acts[f"cast:{f.id}:Nightmare:{e.id}"].reason == "Already under Nightmare."  # type: ignore[attr-defined]
+    assert acts[f"cast:{f.id}:Haste:{f.id}"].available  # type: ignore[attr-defined]
+    cast(gm, f, "Haste", f.id)
+    assert listed(gm)[f"cast:{f.id}:Haste:{f.id}"].reason == "Already under Haste."  # type: ignore[attr-defined]
