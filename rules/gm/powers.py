@@ -1263,8 +1263,33 @@ def _season(gm: GM, m: Member) -> None:
             "(Season of changes).", who=m.id, wounds=wounds, fatigue=fatigue)  # fmt: skip
 
 
+def _loads(m: Member) -> tuple[int, int]:
+    ch = m.adv.character
+    return sum(ch.attrs[a].wounds for a in ATTRS), sum(ch.attrs[a].fatigue for a in ATTRS)
+
+
+def _season_helps(gm: GM, m: Member) -> str | None:
+    return None if any(_loads(m)) else f"No use now: {m.name} has no wound or fatigue to move."
+
+
+def _season_ready(gm: GM, caster: Member) -> str | None:
+    """Out of a fight, with no wound or fatigue in the party, an answered prayer would move nothing (a playtest:
+    offered to a fresh party).  In a fight each target says so (:func:`_season_helps`)."""
+    if gm.c.combat is not None or any(any(_loads(m)) for m in gm.alive()):
+        return None
+    return "No use now: no one has a wound or fatigue to move."
+
+
 def _season_outside(gm: GM, caster: Member) -> None:
-    _season(gm, max(gm.alive(), key=lambda m: sum(m.adv.character.attrs[a].wounds for a in ATTRS)))
+    """The caster's player chooses whose season changes, the most wounded first (the GM-decides pick); the
+    engine used to pick the most wounded itself."""
+    who = sorted((m for m in gm.alive() if any(_loads(m))), key=lambda m: (-_loads(m)[0], -_loads(m)[1]))
+    if len(who) <= 1:
+        _season(gm, who[0] if who else caster)
+        return
+    names = [f"{m.name} ({_loads(m)[0]} wounds, {_loads(m)[1]} fatigue)" for m in who]
+    pick = gm.decider.choose(gm, caster, "Season of changes: whose wounds and fatigue move?", names)
+    _season(gm, who[names.index(pick)])
 
 
 def _season_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
@@ -1273,7 +1298,8 @@ def _season_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: F
         _season(gm, m)
 
 
-_register(Power("prayer", "Season of changes", _season_outside, _season_in_fight, reach=grid.NEARBY))
+_register(Power("prayer", "Season of changes", _season_outside, _season_in_fight, reach=grid.NEARBY,
+                helps=_season_helps, ready=_season_ready))
 
 
 def _hyperfocus(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
