@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 SETUP_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (("Gather camp actions", ("supply", "fire", "long_rest")),)
 CAMP_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Camp actions", ("lookout", "rest", "sleep", "cook", "camp_items", "memorise", "ritual")),
-    ("Free: skills and gods", ("surgeon", "pray")),
+    ("Free: skills and gods", ("surgeon", "pray", "sacrifice")),
     ("Free: quick and slow items", ("item",)),
 )
 

@@ -696,8 +696,9 @@ class CombatView(QWidget):
         moves = [a for a in mine if a.kind == "move"]
         reach = sum(1 for a in moves if a.available and a.param("x") is not None)
         if reach:
-            hint = (f"Gold tile: move ({moves[0].cost}) · marked enemy: the attack with the best odds · right click: "
-                    "every attack and power at it, with its odds.")  # fmt: skip
+            hint = (f"Gold tile: move ({moves[0].cost}) · marked enemy: the attack with the best odds · right "
+                    "click on an enemy or an adventurer: every attack, power and item aimed at them, with its "
+                    "odds.")  # fmt: skip
         else:
             why = next((a.reason for a in moves if a.reason), None)
             hint = f"No move now{': ' + why.rstrip('.') if why else ''}. Click a marked enemy to attack it."

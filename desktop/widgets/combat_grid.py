@@ -2,7 +2,8 @@
 
 :class:`CombatGrid` paints :class:`rules.gm.combat_state.CombatState` and turns clicks into the engine's own
 actions: a click on a highlighted tile is that tile's ``move`` action, a click on an enemy the first
-available ``attack`` on it (right click: every action that targets it), a click on the doorway the
+available ``attack`` on it (right click: every action that targets it; on an adventurer, every action of the
+acting one aimed at them: a prayer, a potion, a gift, a helping hand), a click on the doorway the
 ``flee`` action.  It computes no rule: the tiles it highlights are the targets of the legal actions it
 was given, the numbers it shows are the state's and the bestiary's.
 
@@ -109,7 +110,8 @@ class CombatGrid(QWidget):
         self._active: str | None = None
         self._moves: dict[Tile, Action] = {}
         self._attacks: dict[str, list[Action]] = {}  # foe id -> available actions of the acting adventurer on it
-        self._targeting: dict[str, list[Action]] = {}  # foe id -> every action of the acting adventurer on it
+        # foe or adventurer id -> every action of the acting adventurer aimed at it
+        self._targeting: dict[str, list[Action]] = {}
         self._flee: Action | None = None
         self._hover: Tile | None = None
         self._cursor: Tile | None = None
@@ -135,12 +137,13 @@ class CombatGrid(QWidget):
         self._attacks = {}
         self._targeting = {}
         self._flee = None
+        party = {g.id for g in self._cs.fighters} if self._cs is not None else set()
         for a in mine:
             if a.kind == "move" and a.available and a.param("x") is not None:
                 self._moves[(int(a.param("x")), int(a.param("y")))] = a
             elif a.kind == "flee" and a.available:
                 self._flee = a
-            if a.target and a.target.startswith("e"):
+            if a.target and (a.target.startswith("e") or a.target in party):
                 self._targeting.setdefault(a.target, []).append(a)
                 if a.available and a.kind == "attack":
                     self._attacks.setdefault(a.target, []).append(a)
@@ -555,8 +558,9 @@ class CombatGrid(QWidget):
         foe = self._foe_at(tile)
         fighter = self._fighter_at(tile)
         if event.button() == Qt.MouseButton.RightButton:
-            if foe is not None:
-                self._menu(foe, event.globalPosition().toPoint())
+            who = foe or fighter
+            if who is not None:
+                self._menu(who.id, event.globalPosition().toPoint())
             return
         if event.button() != Qt.MouseButton.LeftButton:
             return
@@ -577,29 +581,54 @@ class CombatGrid(QWidget):
         elif self._flee is not None and tile == self._cs.exit:
             self.chosen.emit(self._flee)
 
-    def _menu(self, foe: Foe, where: QPoint) -> None:
-        menu = self.menu_for(foe.id)
+    def _menu(self, target: str, where: QPoint) -> None:
+        menu = self.menu_for(target)
         if menu is not None:
             self.open_menu(menu, where)
             menu.deleteLater()
 
-    def menu_for(self, foe_id: str) -> QMenu | None:
-        """The right-click menu of an enemy: every action of the acting adventurer aimed at it (the unavailable
-        greyed, with the reason as tooltip); choosing one emits :attr:`chosen`."""
-        actions = self._targeting.get(foe_id, [])
+    def targeting(self, target: str) -> list[Action]:
+        """Every action of the acting adventurer aimed at ``target`` (an enemy, an ally or themself), available
+        or not, in the engine's order."""
+        return list(self._targeting.get(target, []))
+
+    def menu_for(self, target: str) -> QMenu | None:
+        """The right-click menu of an enemy or an adventurer: every action of the acting adventurer aimed at it
+        (the unavailable greyed, with the reason as tooltip and, shortened, in the text); the odds of a test are
+        in the text (an attack's from :mod:`desktop.chances`, a power's in its label).  Gifts, one per item,
+        go in a submenu when there are several.  Choosing one emits :attr:`chosen`."""
+        actions = self._targeting.get(target, [])
         if not actions:
             return None
         menu = QMenu(self)
         menu.setToolTipsVisible(True)
+        gifts = [a for a in actions if a.kind == "give"]
+        sub: QMenu | None = None
         for a in actions:
+            into = menu
+            if a.kind == "give" and len(gifts) > 1:
+                if sub is None:
+                    whom = _whom(a.label)
+                    sub = menu.addMenu(f"Give {whom}…" if whom else "Give…")
+                    sub.setToolTipsVisible(True)
+                    sub.setEnabled(any(g.available for g in gifts))
+                into = sub
             odds = self.attack_odds(a) if a.kind == "attack" and a.available else None
             hit = f" — {odds.success:.0%} to hit" if odds is not None else ""
-            item = menu.addAction(f"{a.label}  [{a.cost}]{hit}")
+            why = f" — {_short_reason(a.reason)}" if not a.available and a.reason else ""
+            item = into.addAction(f"{self._menu_label(a)}  [{a.cost}]{hit}{why}")
             item.setEnabled(a.available)
             if a.reason:
                 item.setToolTip(a.reason)
             item.triggered.connect(lambda _=False, act=a: self.chosen.emit(act) if act.available else None)
         return menu
+
+    def _menu_label(self, a: Action) -> str:
+        """An action's label without the acting adventurer's name in front (it is their menu): 'Ysa: give the
+        rope to Noll' -> 'Give the rope to Noll'."""
+        name = next((m.name for m in self._gm.c.party if m.id == a.who), None) if self._gm is not None else None
+        label = a.label[len(name) + 2 :] if name and a.label.startswith(name + ": ") else a.label
+        return label[:1].upper() + label[1:]
 
     def open_menu(self, menu: QMenu, where: QPoint) -> None:
         """Show ``menu`` and wait for the player (a seam for tests: offscreen, nobody closes a menu)."""
@@ -643,7 +672,14 @@ class CombatGrid(QWidget):
             return foe_sheet_html(gm, foe, targeting)
         fighter = self._fighter_at(tile)
         if fighter is not None:
-            return fighter_html(gm, fighter)
+            text = fighter_html(gm, fighter)
+            aimed = self._targeting.get(fighter.id, [])
+            if aimed:
+                n = sum(1 for a in aimed if a.available)
+                whom = "themself" if fighter.id == self._active else "them"
+                text += (f"<br><span style='color:#6b5a44'>Right click: every action aimed at {whom} "
+                         f"({n} possible now, {len(aimed) - n} not).</span>")  # fmt: skip
+            return text
         if tile in self._moves:
             a = self._moves[tile]
             return f"<b>Move here</b> ({a.cost})<br><i>{html.escape(a.rule)}</i>"
@@ -655,6 +691,19 @@ class CombatGrid(QWidget):
         if tile in cs.corpses:
             return "A body on the floor."
         return ""
+
+
+def _whom(label: str) -> str:
+    """'Ysa: give the rope to Noll' -> 'to Noll' (the gifts' submenu is named for whom they go to)."""
+    _, sep, rest = label.rpartition(" to ")
+    return f"to {rest}" if sep else ""
+
+
+def _short_reason(reason: str, most: int = 60) -> str:
+    """A greyed entry's reason in its text (a tooltip on a disabled menu entry is easy to miss): its first
+    sentence, cut at ``most`` characters."""
+    first = reason.split(". ")[0].rstrip(".")
+    return first if len(first) <= most else first[: most - 1].rstrip() + "…"
 
 
 def monster_sheet(gm: GM, monster: str) -> Monster | None:

@@ -76,6 +76,24 @@ def remains(gm: GM, room_id: int | None = None) -> list[tuple[str, str]]:
     return out
 
 
+def choose_remains(gm: GM, m: Member, n: int) -> list[tuple[str, str]]:
+    """The ``n`` of :func:`remains` the alchemist takes from this turn: while there are more dead than that and
+    they differ, the player chooses each ("necro (Reanimated Husk)"; the GM-decides pick is the first listed).
+    The engine used to take the first ``n`` listed (a playtest: necro taken, the rot wanted left)."""
+    pool = remains(gm)
+    picked: list[tuple[str, str]] = []
+    while pool and len(picked) < n:
+        left = n - len(picked)
+        labels = list(dict.fromkeys(f"{kind} ({remains_name(key)})" for key, kind in pool))
+        if len(pool) <= left or len(labels) == 1:
+            picked += pool[:left]
+            break
+        pick = gm.decider.choose(gm, m, f"Extract: which of the dead next? ({left} more this turn)", labels)
+        i = next(i for i, (key, kind) in enumerate(pool) if f"{kind} ({remains_name(key)})" == pick)
+        picked.append(pool.pop(i))
+    return picked
+
+
 #: How :func:`remains` names a room's corpse (by its index) among the slain monsters.
 CORPSE = "corpse #"
 

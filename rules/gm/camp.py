@@ -44,6 +44,7 @@ from rules.gm.gear import carries, use_up
 from rules.gm.state import ACTIONS, SETUP, CampState, Member, Phase
 from rules.gm.table import ActionTable
 from rules.inventory import Carried
+from rules.odds import odds
 
 if TYPE_CHECKING:
     from rules.content.effects import Outcome
@@ -969,7 +970,9 @@ def _transmute_actions(gm: GM) -> list[Action]:
         why = why or (power.ready(gm, m) if power.ready is not None else None)
         cost = 0 if rules.transmute_camp_free else 1
         why = why or (_spend(_state(gm), cost) if cost else None)
-        out.append(_act(f"transmute:{m.id}", "transmute", f"{m.name}: transmute extracts into a potion", why,
+        keep = 1.0 if book.arcane_well else odds(m.adv.character.test_spec(Attr.INT)).success  # the well: no test
+        label = f"{m.name}: transmute extracts into a potion (INT {keep:.0%} to keep it)"
+        out.append(_act(f"transmute:{m.id}", "transmute", label, why,
                         actions=cost, who=m.id, params=(("spell", TRANSMUTE),), rule=rules.text))  # fmt: skip
     return out
 
@@ -1015,6 +1018,57 @@ def _skill_actions(gm: GM) -> list[Action]:
             rule = "Just praying at the camp restores the cleric's powers (Kaal Rafir; Goshkalon by ruling)."
             out.append(_act(f"pray:{m.id}", "pray", label, why, who=m.id, rule=rule))
     return out
+
+
+def _god_of(gm: GM, m: Member) -> Any:
+    return next((g for g in gm.content.magic.gods if g.name == m.adv.god), None)
+
+
+@CAMP_TABLE.lister
+def _sacrifice_actions(gm: GM) -> list[Action]:
+    """An angered god's sacrifice, made at camp (a free camp action, R212): Yulak's self-flagellation ("2 wounds
+    and bleeding to self"), Akhzu's two rations buried (the party's).  Cador's (capture, then kill an undead
+    during the ritual) needs a captive the fight does not keep yet; the camp prayer of Kaal Rafir and Goshkalon
+    is the "pray" action."""
+    out: list[Action] = []
+    for m in gm.active():
+        god = _god_of(gm, m)
+        if m.adv.prayers is None or not m.adv.prayers.angered or god is None or god.sacrifice is None:
+            continue
+        sac = god.sacrifice
+        if sac.kind == "self_harm":
+            label = f"{m.name} self-flagellates to please {god.name} (2 wounds and bleeding)"
+            out.append(_act(f"sacrifice:{m.id}", "sacrifice", label, who=m.id, rule=sac.text))
+        elif sac.kind == "bury_rations":
+            have = sum(item.count for _, item in food_carried(gm, "ration"))
+            why = None if have >= sac.rations else f"Needs {sac.rations} rations to bury: the party carries {have}."
+            label = f"{m.name} buries {sac.rations} rations to pacify {god.name}"
+            out.append(_act(f"sacrifice:{m.id}", "sacrifice", label, why, who=m.id, rule=sac.text))
+    return out
+
+
+@CAMP_TABLE.applies("sacrifice")
+def _sacrifice(gm: GM, action: Action) -> None:
+    m = gm.c.member(action.who or "")
+    god = _god_of(gm, m)
+    if m.adv.prayers is None or god is None or god.sacrifice is None:
+        raise RuleError(f"{m.name} has no god to please")
+    sac = god.sacrifice
+    reason = f"a sacrifice to {god.name}"
+    if sac.kind == "self_harm":
+        if sac.cost is not None:
+            gm.apply_row(m, sac.cost, reason)
+        else:
+            gm.harm(m, 2, reason, armour=False)
+            gm.afflict(m, "bleeding", reason)
+    elif sac.kind == "bury_rations":
+        for _ in range(sac.rations):
+            holder, item = food_carried(gm, "ration")[0]
+            use_up(gm, holder, item)
+    else:
+        raise RuleError(f"{god.name}'s sacrifice is not made at camp")
+    m.adv.prayers.sacrifice()
+    gm.emit("pray", f"{m.name} makes {reason}; the god listens again.", who=m.id)
 
 
 @CAMP_TABLE.applies("surgeon")

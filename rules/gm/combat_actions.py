@@ -42,7 +42,7 @@ from rules.gm.events import Action, Cost
 from rules.gm.gear import carries, gift_noun, give, stabilisers, use_up, why_no_use, why_not_give
 from rules.gm.table import ActionTable
 from rules.inventory import HANDS
-from rules.magic import PrayerOutcome, SpellOutcome, cast_spell, invoke_prayer
+from rules.magic import PrayerOutcome, Spellbook, SpellOutcome, cast_spell, invoke_prayer
 from rules.notation import Attack, Effect, Modifier, parse_attack
 from rules.odds import odds
 
@@ -361,7 +361,7 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
                 shot = SILVER_PER_SHOT.get(spell, 0)
                 if reason is None and shot and ch.silver < shot:
                     reason = f"Needs {shot} silver per shot: {who.name} has {ch.silver}."
-                label = f"{who.name}: cast {spell} (INT {_chance(ch, Attr.INT)} to keep it)"
+                label = f"{who.name}: cast {spell} (INT {_keep(book, ch)} to keep it)"
                 out.append(offer(f"cast:{f.id}:{spell}", "cast", label, f, cost, reason=reason,
                                 params=(("spell", spell),), rule=rule))  # fmt: skip
                 continue
@@ -372,7 +372,7 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
                 reason = power.ready(gm, who)
             if reason is None and power.aim == "self" and core.lasting(cs, f, spell):
                 reason = "Already in effect for this fight."
-            keep = _chance(ch, Attr.INT)
+            keep = _keep(book, ch)
             aims = powers.fight_targets(gm, cs, f, power)
             if not aims:  # said once, greyed, so the spell is not lost from sight
                 out.append(offer(f"cast:{f.id}:{spell}", "cast", f"{who.name}: cast {spell}", f, cost,
@@ -385,6 +385,12 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
                                 reason=reason or aim.reason, params=(("spell", spell),), rule=rule))  # fmt: skip
     out += _prayer_actions(gm, cs, f, who)
     return out
+
+
+def _keep(book: Spellbook, ch: Character) -> str:
+    """The odds of keeping a spell in mind: an open arcane well ("your next spell will be an automatic
+    success") makes no test at all."""
+    return "100%" if book.arcane_well else _chance(ch, Attr.INT)
 
 
 def _chance(ch: Character, attr: Attr, extra: int = 0) -> str:

@@ -149,7 +149,7 @@ def extract(gm: GM, action: Action) -> int:
     st = gm.room_state()
     n = 1 + m.adv.character.attrs[Attr.INT].proficiency * gm.content.alchemy.rules.extra_corpses_per_int_proficiency
     taken: list[str] = []
-    for monster, kind in alchemy.remains(gm)[:n]:
+    for monster, kind in alchemy.choose_remains(gm, m, n):
         if not alchemy.add_extract(m.adv.inventory, kind):
             gm.emit("extract", f"No room for the {kind} extract.", who=m.id)
             break
@@ -190,7 +190,7 @@ def _spell_actions(gm: GM, m: Member) -> list[Action]:
     if book is None or not m.adv.character.has_trait("Magic user"):
         return []
     out: list[Action] = []
-    keep = odds(m.adv.character.test_spec(Attr.INT)).success
+    keep = 1.0 if book.arcane_well else odds(m.adv.character.test_spec(Attr.INT)).success  # the well: no test
     for spell in book.memorised:
         if spell in book.forgotten or (use := _use_outside(gm, "spell", spell, m)) is False:
             continue

@@ -340,6 +340,11 @@ def drink(gm: GM, member: Member, special: str | None, name: str) -> None:
     exp.drunk[member.id] = exp.camped
 
 
+#: Effect tags whose whole effect is the entry's remove list (:data:`rules.gm.powers.ITEM_SPECIALS` says so): of
+#: no use to one without what it removes (the Anti-poison tonic was offered to the unpoisoned).
+REMOVE_ONLY = frozenset({"cure_disease", "cure_simple_poison"})
+
+
 def why_no_use(entry: Any, member: Member) -> str | None:
     """Why ``entry`` (an item or a potion with ``effects``) would do ``member`` no good now, or None when it would:
     it heals wounds they do not have (a Healing tonic heals INT or DEX wounds only), cures afflictions they do not
@@ -349,8 +354,8 @@ def why_no_use(entry: Any, member: Member) -> str | None:
     ch = member.adv.character
     missing: list[str] = []
     for eff in entry.effects:
-        if eff.special is not None and not (eff.special == "immune_terrified_expedition"
-                                            and "terrified" in member.immune):  # fmt: skip
+        if eff.special is not None and eff.special not in REMOVE_ONLY and not (
+                eff.special == "immune_terrified_expedition" and "terrified" in member.immune):  # fmt: skip
             return None
         if {*eff.remove, *eff.remove_one_of} & set(ch.afflictions):
             return None

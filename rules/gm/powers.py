@@ -22,6 +22,7 @@ here too (:func:`miracle`).
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -266,6 +267,7 @@ ITEM_SPECIALS: dict[str, ItemEffect] = {
     "extra_combat_action": ItemEffect(fight=_quicken),
     "too_much_nauseated": ItemEffect(_too_much, lambda gm, cs, g, m, name: _too_much(gm, m, name)),  # R203
     "thrown_at_tile": ItemEffect(elsewhere="combat_actions: the Explosive potion thrown at a tile"),
+    # (gear.REMOVE_ONLY: these two are of no use to one without what their remove list cures)
     "cure_disease": ItemEffect(elsewhere="its remove list (the only diseases are afflictions)"),
     "cure_simple_poison": ItemEffect(elsewhere="its remove list (the only poison is nausea)"),
     "immobilized_until_str_test": ItemEffect(elsewhere="combat_foes: a trap holds an enemy until it tears free"),
@@ -329,6 +331,8 @@ def fight_targets(gm: GM, cs: CombatState, f: Fighter, power: Power) -> list[Aim
                 cs, g, "Arcane prison") else None  # fmt: skip
             if why is None and power.helps is not None:
                 why = power.helps(gm, m)
+            if why is None and core.lasting(cs, g, power.name):
+                why = f"Already under {power.name}."  # (a playtest: cast again on whom it held, for nothing)
             out.append(Aimed(g.id, "themself" if g is f else m.name, g, why))
     if power.aim in ("foe", "creature"):
         for e in cs.active_foes():
@@ -338,6 +342,8 @@ def fight_targets(gm: GM, cs: CombatState, f: Fighter, power: Power) -> list[Aim
                 why = "Locked in an arcane crystal: nothing touches it."
             if why is None and power.fits is not None:
                 why = power.fits(gm, cs, e)
+            if why is None and core.lasting(cs, e, power.name):
+                why = f"Already under {power.name}."
             out.append(Aimed(e.id, core.label(e), e, why))
     if power.aim == "corpse":
         for t in cs.corpses:
@@ -670,7 +676,22 @@ def _martyr_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target
     _martyr(gm, caster, [m for _, m in nearby(gm, cs, f)[0]])
 
 
-_register(Power("prayer", "Martyr", _martyr_outside, _martyr_in_fight, area=True))
+def _martyr_ready(gm: GM, caster: Member) -> str | None:
+    """Martyr only wounds the cleric when no ally it reaches (Nearby in a fight; the party out of one) has what
+    it cures (a playtest: offered, and answered, with no one to free)."""
+    cs = gm.c.combat
+    if cs is not None:
+        f = next((g for g in cs.fighters if g.id == caster.id), None)
+        allies = [m for _, m in nearby(gm, cs, f)[0]] if f is not None else []
+    else:
+        allies = list(gm.alive())
+    if any(set(MARTYR_CURES) & m.adv.character.afflictions for m in allies if m is not caster):
+        return None
+    where = " Nearby" if cs is not None else ""
+    return f"No use now: no ally{where} is bleeding, terrified, shaken or sleepy."
+
+
+_register(Power("prayer", "Martyr", _martyr_outside, _martyr_in_fight, area=True, ready=_martyr_ready))
 
 
 def _spring(gm: GM, members: list[Member], foes: list[Foe]) -> None:
@@ -738,7 +759,18 @@ def _judgment_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, targ
             hurt_foe(gm, cs, e, 1, "Judgment", attacker=f, magic=True)
 
 
-_register(Power("prayer", "Judgment", None, _judgment_in_fight, area=True))
+def _judgment_ready(gm: GM, caster: Member) -> str | None:
+    """No undead Nearby: an answered Judgment would touch no one (a playtest offered it against living rats)."""
+    cs = gm.c.combat
+    f = next((g for g in cs.fighters if g.id == caster.id), None) if cs is not None else None
+    if cs is None or f is None:
+        return None
+    if any("undead" in core.sheet(gm, e.monster).tags for e in nearby(gm, cs, f)[1]):
+        return None
+    return "No use now: no undead Nearby."
+
+
+_register(Power("prayer", "Judgment", None, _judgment_in_fight, area=True, ready=_judgment_ready))
 
 
 # --- spells ----------------------------------------------------------------------------------------------------
@@ -1164,8 +1196,25 @@ def prayer_arm(entry: Any, f: Fighter) -> Arm:
 
 
 def _cleansing_outside(gm: GM, caster: Member) -> None:
-    worst = max(gm.alive(), key=lambda m: len(set(m.adv.character.afflictions) - UNCLEANSED))
-    _cleanse(gm, worst)
+    """Out of a fight the flames only cure (no enemy to burn): the caster's player chooses whom, among those
+    with an affliction the flames burn away, the most afflicted first (the GM-decides pick).  The engine used
+    to pick the most afflicted itself (playtest seed 101: the wizard's hunger, not the cleric's own)."""
+    burnable = {m.id: sorted(set(m.adv.character.afflictions) - UNCLEANSED) for m in gm.alive()}
+    who = sorted((m for m in gm.alive() if burnable[m.id]), key=lambda m: -len(burnable[m.id]))
+    if len(who) <= 1:
+        _cleanse(gm, who[0] if who else caster)
+        return
+    names = [f"{m.name} ({', '.join(burnable[m.id])})" for m in who]
+    pick = gm.decider.choose(gm, caster, "Cleansing Flames: whom does the fire cleanse?", names)
+    _cleanse(gm, who[names.index(pick)])
+
+
+def _cleansing_ready(gm: GM, caster: Member) -> str | None:
+    """Out of a fight, with no one to cure, the answered prayer would burn nothing (in a fight it burns an
+    enemy: always of use there)."""
+    if gm.c.combat is not None or any(set(m.adv.character.afflictions) - UNCLEANSED for m in gm.alive()):
+        return None
+    return "No use now: no one has an affliction the flames burn away."
 
 
 def _cleansing_helps(gm: GM, m: Member) -> str | None:
@@ -1176,7 +1225,7 @@ def _cleansing_helps(gm: GM, m: Member) -> str | None:
 
 
 _register(Power("prayer", "Cleansing Flames", _cleansing_outside, _cleansing_in_fight, aim="creature",
-                helps=_cleansing_helps))
+                helps=_cleansing_helps, ready=_cleansing_ready))
 
 
 def _season_choice(gm: GM, m: Member) -> tuple[Attr, Attr] | None:
@@ -1214,8 +1263,33 @@ def _season(gm: GM, m: Member) -> None:
             "(Season of changes).", who=m.id, wounds=wounds, fatigue=fatigue)  # fmt: skip
 
 
+def _loads(m: Member) -> tuple[int, int]:
+    ch = m.adv.character
+    return sum(ch.attrs[a].wounds for a in ATTRS), sum(ch.attrs[a].fatigue for a in ATTRS)
+
+
+def _season_helps(gm: GM, m: Member) -> str | None:
+    return None if any(_loads(m)) else f"No use now: {m.name} has no wound or fatigue to move."
+
+
+def _season_ready(gm: GM, caster: Member) -> str | None:
+    """Out of a fight, with no wound or fatigue in the party, an answered prayer would move nothing (a playtest:
+    offered to a fresh party).  In a fight each target says so (:func:`_season_helps`)."""
+    if gm.c.combat is not None or any(any(_loads(m)) for m in gm.alive()):
+        return None
+    return "No use now: no one has a wound or fatigue to move."
+
+
 def _season_outside(gm: GM, caster: Member) -> None:
-    _season(gm, max(gm.alive(), key=lambda m: sum(m.adv.character.attrs[a].wounds for a in ATTRS)))
+    """The caster's player chooses whose season changes, the most wounded first (the GM-decides pick); the
+    engine used to pick the most wounded itself."""
+    who = sorted((m for m in gm.alive() if any(_loads(m))), key=lambda m: (-_loads(m)[0], -_loads(m)[1]))
+    if len(who) <= 1:
+        _season(gm, who[0] if who else caster)
+        return
+    names = [f"{m.name} ({_loads(m)[0]} wounds, {_loads(m)[1]} fatigue)" for m in who]
+    pick = gm.decider.choose(gm, caster, "Season of changes: whose wounds and fatigue move?", names)
+    _season(gm, who[names.index(pick)])
 
 
 def _season_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
@@ -1224,7 +1298,8 @@ def _season_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: F
         _season(gm, m)
 
 
-_register(Power("prayer", "Season of changes", _season_outside, _season_in_fight, reach=grid.NEARBY))
+_register(Power("prayer", "Season of changes", _season_outside, _season_in_fight, reach=grid.NEARBY,
+                helps=_season_helps, ready=_season_ready))
 
 
 def _hyperfocus(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
@@ -1935,11 +2010,26 @@ def swarm_in_reach(gm: GM, cs: CombatState, swarm: Foe, target: Foe) -> bool:
 def _transmute_ready(gm: GM, caster: Member) -> str | None:
     if alchemy.kit(gm.content, caster) is None:
         return f"Needs an {gm.content.alchemy.rules.extraction_requires.lower()} (and its bottles)."
-    if not alchemy.mixes(gm.content, alchemy.extracts(caster.adv.inventory)):
+    options = alchemy.mixes(gm.content, alchemy.extracts(caster.adv.inventory))
+    if not options:
         have = alchemy.extracts(caster.adv.inventory)
         return ("No mix of the extracts carried makes a recipe." if have
                 else "No elemental extracts: take them from the dead first.")  # fmt: skip
+    if not _brewable(caster, options):
+        return "No hand or bag slot free for the potion: drop or give something first."
     return None
+
+
+def _brewable(caster: Member, options: list[tuple[Any, dict[str, int]]]) -> list[tuple[Any, dict[str, int]]]:
+    """The mixes whose potion has a place once their extracts are spent (a spent stack may leave its slot to the
+    extract that shared it): a playtest cast Transmute with full hands and bag, and the potion was spilt."""
+    out = []
+    for recipe, mix in options:
+        inv = copy.deepcopy(caster.adv.inventory)
+        alchemy.spend_extracts(inv, mix)
+        if inv.room_for(Carried(recipe.name, "", rarity=recipe.rarity, usage=recipe.usage_die)) is not None:
+            out.append((recipe, mix))
+    return out
 
 
 def _transmute(gm: GM, caster: Member) -> None:
@@ -1948,7 +2038,7 @@ def _transmute(gm: GM, caster: Member) -> None:
     why = _transmute_ready(gm, caster)
     if why is not None:
         raise RuleError(why)
-    options = alchemy.mixes(gm.content, alchemy.extracts(caster.adv.inventory))
+    options = _brewable(caster, alchemy.mixes(gm.content, alchemy.extracts(caster.adv.inventory)))
     labels = [f"{r.name} ({alchemy.mix_text(mix)})" for r, mix in options]
     pick = gm.decider.choose(gm, caster, "Transmute: which potion?", labels)
     recipe, mix = options[labels.index(pick)]

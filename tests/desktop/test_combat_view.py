@@ -310,4 +310,100 @@ def test_a_powers_row_keeps_its_odds_and_aims_at_the_nearest_enemy(qtbot, view) 
     assert len(in_reach) >= 1
     for a in in_reach:
         menu = v.grid.menu_for(a.target)
-        assert menu is not None and any("cast Pain" in x.text() and "% to keep it" in x.text() for x in menu.actions())
+        assert menu is not None
+        assert any(x.text().startswith("Cast Pain") and "% to keep it" in x.text() for x in menu.actions())
+
+
+def _cleric_beside_allies(v: CombatView) -> tuple[str, str, str]:
+    """The acting adventurer made a cleric with Cure Light Wounds, two allies moved Close to them: the first
+    wounded in STR, the second unhurt.  Returns (cleric, wounded, unhurt) ids."""
+    from rules.attributes import Attr
+    from rules.gm import combat_grid as grid
+    from rules.inventory import Carried
+    from rules.magic import Prayers
+
+    s = v.session
+    cs = s.campaign.combat
+    acting = next(a.who for a in s.actions() if a.available)
+    cleric = s.campaign.member(acting)
+    cleric.adv.character.traits.append("Divine mandate")
+    cleric.adv.prayers = Prayers(memorised=["Cure Light Wounds"])
+    cleric.adv.inventory.add(Carried("Holy symbol", ""))
+    f = cs.fighter(acting)
+    others = [g for g in cs.fighters if g.id != acting and not g.dead and not g.fled][:2]
+    taken = {g.tile for g in cs.fighters if g.id not in {o.id for o in others}} | {e.tile for e in cs.active_foes()}
+    free = sorted((t for t in cs.tiles if t not in taken and grid.close(f.tile, t) and t != cs.exit),
+                  key=lambda t: (t[1], t[0]))  # fmt: skip
+    assert len(others) == 2 and len(free) >= 2
+    for g, t in zip(others, free, strict=False):
+        g.x, g.y = t
+    wounded, unhurt = (s.campaign.member(g.id) for g in others)
+    wounded.adv.character.attrs[Attr.STR].wounds = 1
+    for a in unhurt.adv.character.attrs.values():
+        a.wounds = 0
+    unhurt.adv.character.afflictions.discard("bleeding")
+    v.refresh([])
+    return acting, wounded.id, unhurt.id
+
+
+def test_right_click_on_an_ally_offers_every_action_aimed_at_them(qtbot, view, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """#13: powers, gifts and help aimed at an ally were rows only; the ally's right-click menu now offers them,
+    the prayer with its odds, greyed with the reason where it cannot help; choosing one plays it."""
+    from desktop.widgets.combat_grid import CombatGrid
+
+    v, h = view
+    acting, wounded, unhurt = _cleric_beside_allies(v)
+    cs = h.session.campaign.combat
+    # the unhurt ally: the prayer greyed, its reason in the text and the tooltip
+    menu = v.grid.menu_for(unhurt)
+    assert menu is not None
+    entry = next(x for x in menu.actions() if "Cure Light Wounds" in x.text())
+    other = h.session.campaign.member(unhurt).name
+    assert not entry.isEnabled()
+    assert entry.toolTip() == f"No use now: {other} has no wound and is not bleeding."
+    assert entry.text().endswith(f"[1 action] — No use now: {other} has no wound and is not bleeding")
+    # the cleric's own menu: the prayer on themself (unhurt: greyed too)
+    own = v.grid.menu_for(acting)
+    assert own is not None and [x.isEnabled() for x in own.actions() if "Cure Light Wounds" in x.text()] == [False]
+    assert "Right click: every action aimed at them" in v.grid.tooltip_for(cs.fighter(wounded).tile)
+    seen: list[list[tuple[str, bool]]] = []
+
+    def pick_cure(grid: CombatGrid, menu, where) -> None:  # type: ignore[no-untyped-def]
+        items = menu.actions()
+        seen.append([(item.text(), item.isEnabled()) for item in items])
+        next(item for item in items if "Cure Light Wounds" in item.text()).trigger()
+
+    monkeypatch.setattr(CombatGrid, "open_menu", pick_cure)
+    aimed = [a for a in h.session.actions() if a.who == acting and a.target == wounded]
+    assert {a.kind for a in aimed} >= {"pray", "help"}
+    _click(qtbot, v.grid, cs.fighter(wounded).tile, Qt.MouseButton.RightButton)
+    assert len(seen) == 1
+    texts = [t for t, _ in seen[0]]
+    # one entry per action aimed at the wounded ally, gifts folded into one submenu
+    gifts = [a for a in aimed if a.kind == "give"]
+    assert len(texts) == len(aimed) - len(gifts) + (1 if gifts else 0)
+    cure = next((t, on) for t, on in seen[0] if "Cure Light Wounds" in t)
+    name = h.session.campaign.member(wounded).name
+    assert cure[1] and cure[0].startswith(f"Pray for Cure Light Wounds on {name} (PRE ") and "%)" in cure[0]
+    assert h.chosen[-1].kind == "pray" and h.chosen[-1].target == wounded
+
+
+def test_an_allys_gifts_fold_into_one_submenu(qtbot, view) -> None:  # type: ignore[no-untyped-def]
+    from rules.inventory import Carried
+
+    v, h = view
+    acting, wounded, _unhurt = _cleric_beside_allies(v)
+    m = h.session.campaign.member(acting)
+    m.adv.inventory.add(Carried("Rope", ""))
+    m.adv.inventory.add(Carried("Torch", ""))
+    v.refresh([])
+    gifts = [a for a in h.session.actions() if a.who == acting and a.target == wounded and a.kind == "give"]
+    assert len(gifts) >= 2
+    menu = v.grid.menu_for(wounded)
+    assert menu is not None
+    subs = [x.menu() for x in menu.actions() if x.menu() is not None]
+    assert len(subs) == 1 and subs[0].title() == f"Give to {h.session.campaign.member(wounded).name}…"
+    giver = h.session.campaign.member(acting).name
+    # "Give the Rope to Noll", without the giver
+    want = ["G" + a.label.removeprefix(f"{giver}: g") for a in gifts]
+    assert [x.text().split("  [")[0] for x in subs[0].actions()] == want

@@ -229,3 +229,94 @@ def test_the_rooms_dead_that_would_rise_give_their_extract_once() -> None:
     assert alchemy.extracts(gm.c.member(who).adv.inventory) == {risen.extract: 1}
     assert "(a corpse)" in next(e.text for e in events if e.kind == "extract")
     assert alchemy.remains(gm) == [] and not any(a.kind == "extract" for a in gm.legal_actions())
+
+
+def test_in_camp_transmute_shows_the_odds_of_keeping_it() -> None:
+    """Playtest seed 101, the camp in the Locked Dormitory: out of camp Transmute read "INT 75% to keep it", in
+    camp it read only "transmute extracts into a potion": the INT test that follows was not in sight."""
+    from rules.odds import odds
+
+    gm = game(corridor(3, r1={"camp": frozenset({"dry"})}))
+    exploration.enter(gm, "test-site")
+    who = alchemist(gm)
+    m = gm.c.member(who)
+    alchemy.add_extract(m.adv.inventory, "ether")
+    alchemy.add_extract(m.adv.inventory, "ether")
+    gm.apply("camp")
+    gm.apply("settle")
+    keep = odds(m.adv.character.test_spec(Attr.INT)).success
+    act = next(a for a in gm.legal_actions() if a.id == f"transmute:{who}")
+    assert act.label == f"{m.name}: transmute extracts into a potion (INT {keep:.0%} to keep it)"
+    m.adv.spellbook.arcane_well = True
+    act = next(a for a in gm.legal_actions() if a.id == f"transmute:{who}")
+    assert act.label.endswith("(INT 100% to keep it)")
+
+
+def test_an_anti_poison_tonic_is_no_use_to_one_who_is_not_poisoned() -> None:
+    """Playtest seed 101, the Grave Crawlers' ambush: "use Anti-poison tonic on themself" was offered to an
+    alchemist who was not nauseated (the engine's only poison): its tag 'cure_simple_poison' was taken for a
+    rule of its own, always of use, when all it does is its remove list."""
+    from rules.gm.gear import why_no_use
+
+    gm = game(corridor(3))
+    m = gm.c.party[0]
+    m.adv.character.afflictions.clear()
+    tonic = next(r for r in gm.content.alchemy.recipes if r.name == "Anti-poison tonic")
+    assert why_no_use(tonic, m) == f"No use now: it cures nauseated: {m.name} is not nauseated."
+    m.adv.character.afflictions.add("nauseated")
+    assert why_no_use(tonic, m) is None
+
+
+def test_the_alchemist_chooses_which_of_the_dead_to_take_from() -> None:
+    """Playtest seed 101, the Locked Dormitory: two Reanimated Husks (necro) and two Plagued Rats (rot) lay dead,
+    the alchemist could take two and wanted rot (three make a Potion of giants); the engine took the first two
+    listed, necro.  Now the player chooses each corpse while there are more than the turn allows (the
+    GM-decides pick is the first listed, as before)."""
+    from rules.gm.services import AutoDecider
+
+    asked: list[list[str]] = []
+
+    class Rot(AutoDecider):
+        def choose(self, gm: GM, member: object, prompt: str, options: list[str]) -> str:  # type: ignore[override]
+            if prompt.startswith("Extract"):
+                asked.append(options)
+                return next(o for o in options if o.startswith("rot"))
+            return super().choose(gm, member, prompt, options)  # type: ignore[arg-type]
+
+    gm, who = slain("Reanimated Husk", 2)
+    gm.room_state().monsters.append(GroupState("Plagued Rat", 0, killed=2))
+    m = gm.c.member(who)
+    m.adv.character.attrs[Attr.INT].proficiency = 1
+    gm.decider = Rot()
+    gm.apply(f"extract:{who}")
+    assert alchemy.extracts(m.adv.inventory) == {"rot": 2}
+    assert asked == [["necro (Reanimated Husk)", "rot (Plagued Rat)"]] * 2
+    assert alchemy.remains(gm) == [("Reanimated Husk", "necro"), ("Reanimated Husk", "necro")]
+    gm.decider = AutoDecider()
+    asked.clear()
+    m.adv.character.attrs[Attr.INT].proficiency = 2  # three picks, two dead left: both, no question
+    gm.apply(f"extract:{who}")
+    assert alchemy.extracts(m.adv.inventory) == {"rot": 2, "necro": 2} and not asked
+
+
+def test_transmute_is_greyed_when_the_potion_would_have_nowhere_to_go() -> None:
+    """Playtest seed 101, the Locked Dormitory: Transmute was offered with the hands and the bag full; the spell
+    was cast, the extracts spent and the Explosive potion "spilt".  Now a mix is offered only when its potion
+    fits once its extracts are spent (a spent stack may leave its slot to a partner extract)."""
+    from copy import deepcopy
+
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = alchemist(gm)
+    m = gm.c.member(who)
+    inv = m.adv.inventory
+    for kind in ("ether", "ether", "necro"):  # the necro shares the ether's slot: spending the ether frees nothing
+        assert alchemy.add_extract(inv, kind)
+    while inv.room_for(Carried("Rock", "")) is not None:
+        inv.add(Carried("Rock", ""))
+    before = deepcopy(inv.items)
+    act = next(a for a in gm.legal_actions() if a.id == f"cast:{who}:Transmute")
+    assert act.reason == "No hand or bag slot free for the potion: drop or give something first."
+    inv.remove(next(i for i in inv.items if i.place == "Bag"))
+    act = next(a for a in gm.legal_actions() if a.id == f"cast:{who}:Transmute")
+    assert act.available and inv.items != before

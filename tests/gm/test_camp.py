@@ -610,3 +610,40 @@ def test_autoplay_camps_for_its_wounds_only_where_a_sleep_can_be_had(
     assert player.camp_points(gm) == {(("filthy",), 0): 1, (("filthy",), 1): 3, ((), 0): 2}[(quals, supplies)]
     actions = [x for x in gm.legal_actions() if x.available]
     assert (player.explore(gm, actions).id == "camp") is camps
+
+
+def test_an_angered_yulak_is_pleased_by_self_flagellation_at_camp() -> None:
+    """Playtest seed 101: Yulak's cleric angered the god (a critical failure praying for Martyr) and no sacrifice
+    was ever offered: "To please Yulak, the cleric must self-flagellate, causing 2 wounds and bleeding to self."
+    Now it is a free camp action (R212)."""
+    gm = camp_game("dry")
+    cleric = gm.c.party[0]
+    cleric.adv.god = "Yulak"
+    cleric.adv.prayers = Prayers(memorised=["Martyr"], angered=True)
+    for a in ATTRS:
+        cleric.adv.character.attrs[a].score = 3
+    settle(gm)
+    action = ids(gm)[f"sacrifice:{cleric.id}"]
+    assert action.available and action.cost.actions == 0
+    gm.apply(action.id)
+    ch = cleric.adv.character
+    assert not cleric.adv.prayers.angered
+    assert sum(ch.attrs[a].wounds for a in ATTRS) == 2 and "bleeding" in ch.afflictions
+    assert f"sacrifice:{cleric.id}" not in ids(gm)  # pleased: nothing more to offer
+    assert state(gm).spent == 0
+
+
+def test_an_angered_akhzu_is_pacified_by_burying_two_rations() -> None:
+    """"To pacify Akhzu, the cleric must feed the earth, burying 2 rations." (the party's rations, R212)"""
+    gm = camp_game("dry")
+    cleric, other = gm.c.party
+    cleric.adv.god = "Akhzu"
+    cleric.adv.prayers = Prayers(memorised=["Prayer of Spring"], angered=True)
+    give(other, "Ration", 1)
+    settle(gm)
+    action = ids(gm)[f"sacrifice:{cleric.id}"]
+    assert action.reason == "Needs 2 rations to bury: the party carries 1."
+    give(cleric, "Ration", 1)
+    gm.apply(f"sacrifice:{cleric.id}")
+    assert not cleric.adv.prayers.angered
+    assert cleric.adv.inventory.find("Ration") is None and other.adv.inventory.find("Ration") is None

@@ -12,7 +12,7 @@ from rules.gm import serial
 from rules.gm.combat_state import COMBAT, CombatState, Fighter, Foe
 from rules.gm.engine import GM
 from rules.inventory import Carried
-from rules.magic import Spellbook
+from rules.magic import Prayers, Spellbook
 from tests.gm.test_combat import arena, cleric, cs_of, load, put
 
 
@@ -699,3 +699,87 @@ def test_miracle_five_in_a_fight_sends_the_enemies_with_morale_fleeing_on_a_fail
     load(gm, 1, 2, 3, 6, 1, 1)  # the first fails (no 4+ on its 3 dice), the second holds
     powers.miracle(gm, gm.c.party[0], "monsters_flee_or_doom_down", _miracle(gm, "monsters_flee_or_doom_down"))
     assert [e.state for e in cs.foes] == ["fled", "active"]
+
+
+def test_after_an_arcane_well_every_spell_shows_it_cannot_fail() -> None:
+    """Playtest seed 101, the Ossuary, round 1: Silver cannon's great success opened an arcane well ("Your next
+    spell will be an automatic success") and the next Glue still read "INT 88% to keep it"; in and out of a
+    fight the label now says 100%."""
+    from rules.gm import exploration
+    from tests.gm.scripted import corridor, game
+
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Glue", "Magic Missile")
+    gm.c.member(f.id).adv.spellbook.arcane_well = True
+    acts = listed(gm)
+    assert "(INT 100% to keep it)" in acts[f"cast:{f.id}:Glue:{e.id}"].label  # type: ignore[attr-defined]
+    assert "(INT 100% to keep it)" in acts[f"cast:{f.id}:Magic Missile"].label  # type: ignore[attr-defined]
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    m = gm.c.party[0]
+    m.adv.character.traits.append("Magic user")
+    m.adv.inventory.add(Carried("Crystal ball", ""))
+    m.adv.spellbook = Spellbook(known=["Knock/Lock"], memorised=["Knock/Lock"], arcane_well=True)
+    outside = next(a for a in gm.legal_actions() if a.id == f"cast:{m.id}:Knock/Lock")
+    assert outside.label.endswith("(INT 100% to keep it)")
+
+
+def test_martyr_is_greyed_when_no_ally_nearby_has_what_it_cures() -> None:
+    """Playtest seed 101, the Ossuary: Martyr was offered with no ally bleeding, terrified, shaken or sleepy: an
+    answered prayer would only wound the cleric (and exhaust it).  Greyed with the reason, in and out of a
+    fight; an ally out of reach does not count."""
+    from rules.gm import exploration
+    from tests.gm.scripted import corridor, game
+    from tests.gm.test_combat import healer_and_ally
+
+    gm, fa, fb = healer_and_ally(9)  # three tiles: Nearby
+    cleric(gm, gm.c.member(fa.id), "Martyr")
+    ally = gm.c.member(fb.id).adv.character
+    ally.afflictions.clear()
+    gm.c.member(fa.id).adv.character.afflictions |= {"terrified"}  # the cleric's own fear is not the allies'
+    key = f"pray:{fa.id}:Martyr:{fa.id}"
+    assert listed(gm)[key].reason == "No use now: no ally Nearby is bleeding, terrified, shaken or sleepy."  # type: ignore[attr-defined]
+    ally.afflictions.add("shaken")
+    assert listed(gm)[key].available  # type: ignore[attr-defined]
+    put(gm, fb, 13, 1)  # seven tiles: out of the prayer's reach
+    assert not listed(gm)[key].available  # type: ignore[attr-defined]
+
+    gm = game(corridor(3), party=2)
+    exploration.enter(gm, "test-site")
+    priest, other = gm.c.party
+    priest.adv.character.traits.append("Divine mandate")
+    priest.adv.inventory.add(Carried("Holy symbol", ""))
+    priest.adv.prayers = Prayers(memorised=["Martyr"])
+    for m in gm.c.party:
+        m.adv.character.afflictions.clear()
+    out = next(a for a in gm.legal_actions() if a.id == f"pray:{priest.id}:Martyr")
+    assert out.reason == "No use now: no ally is bleeding, terrified, shaken or sleepy."
+    other.adv.character.afflictions.add("sleepy")
+    assert next(a for a in gm.legal_actions() if a.id == f"pray:{priest.id}:Martyr").available
+
+
+def test_judgment_is_greyed_with_no_undead_nearby() -> None:
+    """Playtest seed 102, the Ringing Loft: Judgment ("All undead nearby receive a stun token and a wound") was
+    offered against four Plagued Rats, living and across the room: answered, it would do nothing."""
+    gm, _cs, f, _e = one_on_one("Hobgoblin")
+    cleric(gm, gm.c.member(f.id), "Judgment")
+    key = f"pray:{f.id}:Judgment:{f.id}"
+    assert listed(gm)[key].reason == "No use now: no undead Nearby."  # type: ignore[attr-defined]
+    gm2, _cs2, f2, corpse = one_on_one("Slumbering Corpse")
+    cleric(gm2, gm2.c.member(f2.id), "Judgment")
+    assert listed(gm2)[f"pray:{f2.id}:Judgment:{f2.id}"].available  # type: ignore[attr-defined]
+    put(gm2, corpse, 14, 1)  # eight tiles off: not Nearby
+    assert not listed(gm2)[f"pray:{f2.id}:Judgment:{f2.id}"].available  # type: ignore[attr-defined]
+
+
+def test_a_lasting_spell_is_not_offered_again_on_whom_it_already_holds() -> None:
+    """Playtest seed 102, the Ringing Loft: a Plagued Rat asleep under Nightmare was offered Nightmare again (an
+    INT test and a spell risked for nothing).  The same for a hasted ally."""
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Nightmare", "Haste")
+    cast(gm, f, "Nightmare", e.id)
+    acts = listed(gm)
+    assert acts[f"cast:{f.id}:Nightmare:{e.id}"].reason == "Already under Nightmare."  # type: ignore[attr-defined]
+    assert acts[f"cast:{f.id}:Haste:{f.id}"].available  # type: ignore[attr-defined]
+    cast(gm, f, "Haste", f.id)
+    assert listed(gm)[f"cast:{f.id}:Haste:{f.id}"].reason == "Already under Haste."  # type: ignore[attr-defined]

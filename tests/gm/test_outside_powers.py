@@ -384,3 +384,87 @@ def test_a_blind_adventurer_attacks_with_disadvantage() -> None:
         return sum(1 for r in test.data["rerolls"] if r[0] == "gm")  # disadvantage: the GM rerolls a success
 
     assert gm_rerolls(blind=False) == 0 and gm_rerolls(blind=True) == 1
+
+
+def test_cleansing_flames_out_of_a_fight_asks_whom_it_cleanses() -> None:
+    """Playtest seed 101, the first turn: the party set out hungry and parched; the cleric's Cleansing Flames
+    went to whoever had the most afflictions (the wizard, first in the party), never asked.  Now the player
+    chooses among those the flames can help, the most afflicted first; cursed, doomed and plagued are not
+    counted (the flames leave them)."""
+    from rules.gm.services import AutoDecider
+
+    asked: list[list[str]] = []
+
+    class Second(AutoDecider):
+        def choose(self, gm: GM, member: object, prompt: str, options: list[str]) -> str:  # type: ignore[override]
+            if prompt.startswith("Cleansing Flames: whom"):
+                asked.append(options)
+                return options[1]
+            return super().choose(gm, member, prompt, options)  # type: ignore[arg-type]
+
+    gm = game(corridor(3), party=3)
+    exploration.enter(gm, "test-site")
+    who = caster(gm, prayer="Cleansing Flames")
+    for m in gm.c.party:
+        m.adv.character.afflictions.clear()
+    cleric, a, b = gm.c.member(who), gm.c.party[1], gm.c.party[2]
+    a.adv.character.afflictions |= {"hungry", "parched", "cursed"}
+    b.adv.character.afflictions |= {"terrified"}
+    cleric.adv.character.afflictions |= {"cursed"}  # nothing the flames burn: not offered
+    gm.decider = Second()
+    power = powers.handler("prayer", "Cleansing Flames")
+    assert power is not None and power.outside is not None
+    power.outside(gm, cleric)
+    assert asked == [[f"{a.name} (hungry, parched)", f"{b.name} (terrified)"]]
+    assert b.adv.character.afflictions == set() and a.adv.character.afflictions == {"hungry", "parched", "cursed"}
+
+
+def test_cleansing_flames_is_greyed_out_of_a_fight_with_nothing_to_burn() -> None:
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = caster(gm, prayer="Cleansing Flames")
+    for m in gm.c.party:
+        m.adv.character.afflictions.clear()
+    gm.c.party[1].adv.character.afflictions.add("doomed")
+    assert offered(gm, f"pray:{who}:Cleansing Flames").reason == (  # type: ignore[attr-defined]
+        "No use now: no one has an affliction the flames burn away.")
+    gm.c.party[1].adv.character.afflictions.add("shaken")
+    assert offered(gm, f"pray:{who}:Cleansing Flames").available  # type: ignore[attr-defined]
+
+
+def test_season_of_changes_asks_whose_season_and_is_greyed_with_nothing_to_move() -> None:
+    """Playtest seed 103, the Cage Shaft: Season of changes ("move any number of wounds and fatigues from one
+    attribute to another") was offered to a fresh party (nothing to move), and out of a fight it went to the
+    most wounded unasked.  Now it is greyed with no wound or fatigue in the party, and the player chooses whose;
+    in a fight an ally with nothing to move is no target."""
+    from rules.gm.services import AutoDecider
+
+    gm = game(corridor(3), party=3)
+    exploration.enter(gm, "test-site")
+    who = caster(gm, prayer="Season of changes")
+    for m in gm.c.party:
+        for st in m.adv.character.attrs.values():
+            st.fatigue = st.wounds = 0
+    assert offered(gm, f"pray:{who}:Season of changes").reason == (  # type: ignore[attr-defined]
+        "No use now: no one has a wound or fatigue to move.")
+    a, b = gm.c.party[1], gm.c.party[2]
+    for m in (a, b):
+        m.adv.character.attrs[Attr.STR].score = m.adv.character.attrs[Attr.DEX].score = 3
+    a.adv.character.attrs[Attr.STR].wounds = 2
+    b.adv.character.attrs[Attr.DEX].fatigue = 1
+    asked: list[list[str]] = []
+
+    class Second(AutoDecider):
+        def choose(self, gm: GM, member: object, prompt: str, options: list[str]) -> str:  # type: ignore[override]
+            if prompt.startswith("Season of changes: whose"):
+                asked.append(options)
+                return options[1]
+            return super().choose(gm, member, prompt, options)  # type: ignore[arg-type]
+
+    gm.decider = Second()
+    power = powers.handler("prayer", "Season of changes")
+    assert power is not None and power.outside is not None and power.helps is not None
+    power.outside(gm, gm.c.member(who))
+    assert asked == [[f"{a.name} (2 wounds, 0 fatigue)", f"{b.name} (0 wounds, 1 fatigue)"]]
+    assert b.adv.character.attrs[Attr.DEX].fatigue == 0 and a.adv.character.attrs[Attr.STR].wounds == 2
+    assert power.helps(gm, gm.c.member(who)) == f"No use now: {gm.c.member(who).name} has no wound or fatigue to move."
