@@ -45,6 +45,7 @@ from dungeon_gen.export.walls import (
     Tile,
     interior_edges,
     level_geometry,
+    level_memo,
     map_frame,
     open_part,
     runs,
@@ -225,6 +226,33 @@ class MapLayout:
         return items
 
 
+def hatch_strokes(floor: frozenset[Tile], rng: random.Random) -> list[tuple[float, float, float, float]]:
+    """The hatching's strokes along every unit of wall, on the rock side, one or two clusters kept
+    inside the halo, in tiles: ``(a, b, dx, dy)`` for the stroke from ``(a - dx, b - dy)`` to
+    ``(a + dx, b + dy)``.  They depend on the floor and the seed only, not on the picture's size:
+    the exports of one level (the PNG maps, the PDF's, the SVG's, the VTT pictures) work them out
+    once (:func:`dungeon_gen.export.walls.geometry_cache`) and scale them."""
+    out: list[tuple[float, float, float, float]] = []
+    uniform, randint, random_, cos, sin, pi = rng.uniform, rng.randint, rng.random, math.cos, math.sin, math.pi
+    for x, y in sorted(floor):
+        for sx, sy in STEPS:
+            if (x + sx, y + sy) in floor:
+                continue
+            # The edge's midpoint, the outward normal (sx, sy) and the direction along it (-sy, sx).
+            mx, my = x + 0.5 + sx * 0.5, y + 0.5 + sy * 0.5
+            for _ in range(2 if random_() < 0.6 else 1):
+                d, a = uniform(0.2, 0.48), uniform(-0.45, 0.45)
+                cx, cy = mx + sx * d - sy * a, my + sy * d + sx * a
+                angle = uniform(0, pi)
+                half = uniform(0.16, 0.24)
+                dx, dy = cos(angle), sin(angle)
+                n = randint(3, 4)
+                for i in range(n):
+                    o = (i - (n - 1) / 2) * 0.09
+                    out.append((cx - dy * o, cy + dx * o, dx * half, dy * half))
+    return out
+
+
 LEGEND_TEXT = {
     "archway": "archway",
     "wooden": "wooden door",
@@ -337,7 +365,7 @@ class MapPainter:
     def paint_hatching(self) -> None:
         """A lighter halo of rock along every wall (the walls stroked with a wide round pen, so it
         follows the rooms' shapes), hatched with short strokes in clusters of three or four."""
-        p, t, rng, lay = self.p, self.t, self.rng, self.lay
+        p, t, lay = self.p, self.t, self.lay
         walls = [QLineF(lay.point(s.x1, s.y1), lay.point(s.x2, s.y2)) for s in lay.geometry.walls]
         p.save()
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -346,29 +374,16 @@ class MapPainter:
         )
         p.setPen(halo)
         p.drawLines(walls)
-        lines: list[QLineF] = []
-        floor = self.floor
-        ox, oy = lay.point(0, 0).x(), lay.point(0, 0).y()
-        uniform, randint, cos, sin, pi = rng.uniform, rng.randint, math.cos, math.sin, math.pi
-        # Along every unit of wall, on the rock side, one or two clusters kept inside the halo.
-        for x, y in sorted(floor):
-            for sx, sy in STEPS:
-                if (x + sx, y + sy) in floor:
-                    continue
-                # The edge's midpoint, the outward normal (sx, sy) and the direction along it (-sy, sx).
-                mx, my = x + 0.5 + sx * 0.5, y + 0.5 + sy * 0.5
-                for _ in range(2 if rng.random() < 0.6 else 1):
-                    d, a = uniform(0.2, 0.48), uniform(-0.45, 0.45)
-                    cx, cy = mx + sx * d - sy * a, my + sy * d + sx * a
-                    angle = uniform(0, pi)
-                    half = uniform(0.16, 0.24)
-                    dx, dy = cos(angle), sin(angle)
-                    hx, hy = dx * half * t, dy * half * t
-                    n = randint(3, 4)
-                    for i in range(n):
-                        o = (i - (n - 1) / 2) * 0.09
-                        px, py = ox + (cx - dy * o) * t, oy + (cy + dx * o) * t
-                        lines.append(QLineF(px - hx, py - hy, px + hx, py + hy))
+        origin = lay.point(0, 0)
+        ox, oy = origin.x(), origin.y()
+        memo = level_memo(lay.level, "hatching")  # by floor: the same strokes in every picture of it
+        strokes = memo.get(self.floor)
+        if strokes is None:
+            strokes = memo[self.floor] = hatch_strokes(self.floor, self.rng)
+        lines = [
+            QLineF(ox + a * t - dx * t, oy + b * t - dy * t, ox + a * t + dx * t, oy + b * t + dy * t)
+            for a, b, dx, dy in strokes
+        ]
         # Flat caps: round caps cost seven times as much to rasterise with antialiasing.
         p.setPen(QPen(self.c.hatch, max(0.8, t * 0.035), Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
         p.drawLines(lines)
