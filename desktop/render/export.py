@@ -241,6 +241,7 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
 
 SVG_NS = "http://www.w3.org/2000/svg"
 INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
+XLINK_NS = "http://www.w3.org/1999/xlink"
 LAYER_LABELS = {
     "paper": "Paper",
     "rock": "Rock",
@@ -277,7 +278,7 @@ def render_svg(
     layout = MapLayout(level, px_per_tile, opts)
     w, h = layout.size()
     ET.register_namespace("", SVG_NS)
-    ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
+    ET.register_namespace("xlink", XLINK_NS)
     ET.register_namespace("inkscape", INKSCAPE_NS)
     root: ET.Element | None = None
     for layer in LAYERS:
@@ -295,10 +296,96 @@ def render_svg(
         group.extend(e for e in drawing if e.tag == f"{{{SVG_NS}}}g" and _draws(e))
     assert root is not None
     try:
-        ET.ElementTree(root).write(str(path), encoding="UTF-8", xml_declaration=True)
+        Path(path).write_bytes(svg_bytes(root))
     except OSError as exc:
         raise OSError(f"could not write {path}: {exc.strerror or exc}") from None
     return w, h
+
+
+XML_NS = "http://www.w3.org/XML/1998/namespace"  # xml:space on the text; never declared
+_PREFIXES = {SVG_NS: "", INKSCAPE_NS: "inkscape", XLINK_NS: "xlink", XML_NS: "xml"}
+
+
+def svg_bytes(root: ET.Element) -> bytes:
+    """The document of ``root`` as ElementTree writes it (``write(encoding="UTF-8",
+    xml_declaration=True)``, the same bytes), in a fifth of the time: the map's elements have
+    only the SVG, Inkscape, XLink and XML namespaces, and ElementTree's general writer (working out
+    every element's namespace prefix, then writing piece by piece) took most of an SVG export."""
+    names: dict[str, str] = {}
+    used: set[str] = set()
+
+    def qname(tag: str) -> str:
+        name = names.get(tag)
+        if name is None:
+            if tag[:1] == "{":
+                uri, local = tag[1:].split("}", 1)
+                prefix = _PREFIXES.get(uri)
+                if prefix is None:
+                    raise ValueError(f"an SVG map element in an unexpected namespace: {tag}")
+                if uri != XML_NS:
+                    used.add(uri)
+                name = f"{prefix}:{local}" if prefix else local
+            else:
+                name = tag
+            names[tag] = name
+        return name
+
+    out: list[str] = []
+    write = out.append
+
+    def element(e: ET.Element) -> None:
+        tag = qname(e.tag)
+        write("<" + tag)
+        for k, v in e.items():
+            write(f' {qname(k)}="{_escape_attrib(v)}"')
+        if e.text or len(e):
+            write(">")
+            if e.text:
+                write(_escape_text(e.text))
+            for child in e:
+                element(child)
+            write(f"</{tag}>")
+        else:
+            write(" />")
+        if e.tail:
+            write(_escape_text(e.tail))
+
+    write("")  # the root's opening, once the namespaces used are known
+    tag = qname(root.tag)
+    attributes = "".join(f' {qname(k)}="{_escape_attrib(v)}"' for k, v in root.items())
+    if root.text or len(root):
+        write(">")
+        if root.text:
+            write(_escape_text(root.text))
+        for child in root:
+            element(child)
+        write(f"</{tag}>")
+    else:
+        write(" />")
+    if root.tail:
+        write(_escape_text(root.tail))
+    declared = sorted((_PREFIXES[uri], uri) for uri in used)
+    xmlns = "".join(f' xmlns{":" + prefix if prefix else ""}="{_escape_attrib(uri)}"' for prefix, uri in declared)
+    out[0] = f"<?xml version='1.0' encoding='UTF-8'?>\n<{tag}{xmlns}{attributes}"
+    return "".join(out).encode("utf-8", "xmlcharrefreplace")
+
+
+def _escape_text(text: str) -> str:
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    return text
+
+
+def _escape_attrib(text: str) -> str:
+    text = _escape_text(text)
+    for char, entity in (('"', "&quot;"), ("\r", "&#13;"), ("\n", "&#10;"), ("\t", "&#09;")):
+        if char in text:
+            text = text.replace(char, entity)
+    return text
 
 
 def _draws(element: ET.Element) -> bool:

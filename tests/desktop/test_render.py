@@ -415,3 +415,28 @@ def test_map_painter_refuses_an_unknown_layer(dungeon: Dungeon) -> None:
             paint_map(painter, MapLayout(dungeon, 4), layers=["furniture"])
     finally:
         painter.end()
+
+
+def test_svg_writer_gives_the_bytes_elementtree_gives(dungeon: Dungeon, tmp_path: Path) -> None:
+    """The SVG's own writer (issue #15: ElementTree's took most of an SVG export) writes exactly
+    what ElementTree writes: a whole map, and the awkward cases (escapes, xml:space, an xlink and a
+    namespace-less attribute, tails, an empty root)."""
+    export.render_svg(dungeon, tmp_path / "gm.svg", tokens=True)
+    tree = ET.parse(tmp_path / "gm.svg").getroot()
+
+    def by_elementtree(root: ET.Element) -> bytes:
+        path = tmp_path / "et.svg"
+        ET.ElementTree(root).write(str(path), encoding="UTF-8", xml_declaration=True)
+        return path.read_bytes()
+
+    assert export.svg_bytes(tree) == by_elementtree(tree) == (tmp_path / "gm.svg").read_bytes()
+    svg, xlink, xml = export.SVG_NS, export.XLINK_NS, export.XML_NS
+    root = ET.Element(f"{{{svg}}}svg", {"width": "10", "title": 'a "b" & <c>\r\n\té —'})
+    root.text = "\n"
+    text = ET.SubElement(root, f"{{{svg}}}text", {f"{{{xml}}}space": "preserve", "x": "1"})
+    text.text = "Room 3 & <the> ‘pit’ —"
+    text.tail = " after & > "
+    ET.SubElement(root, f"{{{svg}}}image", {f"{{{xlink}}}href": "a.png"}).tail = "\n"
+    ET.SubElement(root, f"{{{svg}}}g")
+    assert export.svg_bytes(root) == by_elementtree(root)
+    assert export.svg_bytes(ET.Element(f"{{{svg}}}svg")) == by_elementtree(ET.Element(f"{{{svg}}}svg"))
