@@ -49,6 +49,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+import re
 import struct
 from collections.abc import Iterable
 from pathlib import Path
@@ -185,8 +186,18 @@ def lights(level: LevelData, frame: Frame, rooms: Iterable[int] | None = None) -
     return out
 
 
+_BASE64 = re.compile(r"[A-Za-z0-9+/=]*")
+
+
 def dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=1) + "\n"
+    """``json.dumps(data, indent=1)`` and a new line.  The picture (the last key, megabytes of
+    base64 that JSON never escapes) is put in as it is: the encoder's scan of it for characters to
+    escape was half the time of writing the file (issue #15)."""
+    image = data.get("image")
+    if not (isinstance(image, str) and list(data)[-1] == "image" and len(data) > 1 and _BASE64.fullmatch(image)):
+        return json.dumps(data, indent=1) + "\n"
+    head = json.dumps({k: v for k, v in data.items() if k != "image"}, indent=1)
+    return f'{head[:-2]},\n "image": "{image}"\n}}\n'
 
 
 def write_uvtt(level: LevelData, image_png: bytes, path: str | Path, *, pixels_per_grid: int, **kw: Any) -> None:
