@@ -233,7 +233,9 @@ def hatch_strokes(floor: frozenset[Tile], rng: random.Random) -> list[tuple[floa
     the exports of one level (the PNG maps, the PDF's, the SVG's, the VTT pictures) work them out
     once (:func:`dungeon_gen.export.walls.geometry_cache`) and scale them."""
     out: list[tuple[float, float, float, float]] = []
-    uniform, randint, random_, cos, sin, pi = rng.uniform, rng.randint, rng.random, math.cos, math.sin, math.pi
+    random_, bits, cos, sin, pi = rng.random, rng.getrandbits, math.cos, math.sin, math.pi
+    # Random.uniform(a, b) and Random.randint(3, 4) written out as Random writes them (the same
+    # numbers from the same seed), without their calls' cost: this ran for every unit of wall.
     for x, y in sorted(floor):
         for sx, sy in STEPS:
             if (x + sx, y + sy) in floor:
@@ -241,12 +243,16 @@ def hatch_strokes(floor: frozenset[Tile], rng: random.Random) -> list[tuple[floa
             # The edge's midpoint, the outward normal (sx, sy) and the direction along it (-sy, sx).
             mx, my = x + 0.5 + sx * 0.5, y + 0.5 + sy * 0.5
             for _ in range(2 if random_() < 0.6 else 1):
-                d, a = uniform(0.2, 0.48), uniform(-0.45, 0.45)
+                d = 0.2 + (0.48 - 0.2) * random_()
+                a = -0.45 + (0.45 - -0.45) * random_()
                 cx, cy = mx + sx * d - sy * a, my + sy * d + sx * a
-                angle = uniform(0, pi)
-                half = uniform(0.16, 0.24)
+                angle = 0 + (pi - 0) * random_()
+                half = 0.16 + (0.24 - 0.16) * random_()
                 dx, dy = cos(angle), sin(angle)
-                n = randint(3, 4)
+                r = bits(2)
+                while r >= 2:
+                    r = bits(2)
+                n = 3 + r
                 for i in range(n):
                     o = (i - (n - 1) / 2) * 0.09
                     out.append((cx - dy * o, cy + dx * o, dx * half, dy * half))
@@ -402,8 +408,12 @@ class MapPainter:
 
     def paint_grid(self) -> None:
         lay = self.lay
+        memo = level_memo(lay.level, "grid")  # by floor: the same lines in every picture of it
+        edges = memo.get(self.floor)
+        if edges is None:
+            edges = memo[self.floor] = interior_edges(self.floor)
         self.p.setPen(QPen(self.c.grid, max(1.0, self.t / 40)))
-        self.p.drawLines([QLineF(lay.point(s.x1, s.y1), lay.point(s.x2, s.y2)) for s in interior_edges(self.floor)])
+        self.p.drawLines([QLineF(lay.point(s.x1, s.y1), lay.point(s.x2, s.y2)) for s in edges])
 
     def wall_width(self) -> float:
         # An even number of pixels keeps the wall crisp on the tile boundary.
