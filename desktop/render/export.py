@@ -14,7 +14,6 @@ import os
 import re
 import struct
 import uuid
-import xml.etree.ElementTree as ET
 import zlib
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -299,7 +298,6 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
 
 SVG_NS = "http://www.w3.org/2000/svg"
 INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
-XLINK_NS = "http://www.w3.org/1999/xlink"
 LAYER_LABELS = {
     "paper": "Paper",
     "rock": "Rock",
@@ -335,124 +333,35 @@ def render_svg(
     opts = options or map_options(player=player, seen=seen, tokens=tokens, title=title)
     layout = MapLayout(level, px_per_tile, opts)
     w, h = layout.size()
-    ET.register_namespace("", SVG_NS)
-    ET.register_namespace("xlink", XLINK_NS)
-    ET.register_namespace("inkscape", INKSCAPE_NS)
-    root: ET.Element | None = None
+    parts: list[str] = []
     for layer in LAYERS:
-        drawing = _svg_drawing(layout, layer)
-        if root is None:
-            root = ET.Element(drawing.tag, drawing.attrib)
-            for kept in drawing:
-                if kept.tag in (f"{{{SVG_NS}}}title", f"{{{SVG_NS}}}desc"):
-                    root.append(kept)
-        group = ET.SubElement(
-            root,
-            f"{{{SVG_NS}}}g",
-            {"id": layer, f"{{{INKSCAPE_NS}}}groupmode": "layer", f"{{{INKSCAPE_NS}}}label": LAYER_LABELS[layer]},
-        )
-        group.extend(e for e in drawing if e.tag == f"{{{SVG_NS}}}g" and _draws(e))
-    assert root is not None
+        text = _svg_text(layout, layer)
+        if not parts:  # the document's head: Qt's <svg> start tag and its title and description
+            tag = text.index("<svg")
+            head = text[tag : text.index(">", tag)]
+            meta = text[text.index("<title>") : text.index("</desc>") + len("</desc>")]
+            parts.append(f"<?xml version='1.0' encoding='UTF-8'?>\n{head} xmlns:inkscape=\"{INKSCAPE_NS}\">{meta}\n")
+        body = text[text.index("</defs>") + len("</defs>") : text.rindex("</svg>")].strip("\n")
+        label = LAYER_LABELS[layer]
+        parts.append(f'<g id="{layer}" inkscape:groupmode="layer" inkscape:label="{label}">')
+        if _DRAWS.search(body):  # not only the empty state groups Qt writes on every pen change
+            parts.append(body)
+        parts.append("</g>\n")
+    parts.append("</svg>\n")
     try:
-        Path(path).write_bytes(svg_bytes(root))
+        Path(path).write_text("".join(parts), encoding="utf-8")
     except OSError as exc:
         raise OSError(f"could not write {path}: {exc.strerror or exc}") from None
     return w, h
 
 
-XML_NS = "http://www.w3.org/XML/1998/namespace"  # xml:space on the text; never declared
-_PREFIXES = {SVG_NS: "", INKSCAPE_NS: "inkscape", XLINK_NS: "xlink", XML_NS: "xml"}
+_DRAWS = re.compile(r"<(?!/?g[\s>/])[A-Za-z]")  # an element other than a group
 
 
-def svg_bytes(root: ET.Element) -> bytes:
-    """The document of ``root`` as ElementTree writes it (``write(encoding="UTF-8",
-    xml_declaration=True)``, the same bytes), in a fifth of the time: the map's elements have
-    only the SVG, Inkscape, XLink and XML namespaces, and ElementTree's general writer (working out
-    every element's namespace prefix, then writing piece by piece) took most of an SVG export."""
-    names: dict[str, str] = {}
-    used: set[str] = set()
-
-    def qname(tag: str) -> str:
-        name = names.get(tag)
-        if name is None:
-            if tag[:1] == "{":
-                uri, local = tag[1:].split("}", 1)
-                prefix = _PREFIXES.get(uri)
-                if prefix is None:
-                    raise ValueError(f"an SVG map element in an unexpected namespace: {tag}")
-                if uri != XML_NS:
-                    used.add(uri)
-                name = f"{prefix}:{local}" if prefix else local
-            else:
-                name = tag
-            names[tag] = name
-        return name
-
-    out: list[str] = []
-    write = out.append
-
-    def element(e: ET.Element) -> None:
-        tag = qname(e.tag)
-        write("<" + tag)
-        for k, v in e.items():
-            write(f' {qname(k)}="{_escape_attrib(v)}"')
-        if e.text or len(e):
-            write(">")
-            if e.text:
-                write(_escape_text(e.text))
-            for child in e:
-                element(child)
-            write(f"</{tag}>")
-        else:
-            write(" />")
-        if e.tail:
-            write(_escape_text(e.tail))
-
-    write("")  # the root's opening, once the namespaces used are known
-    tag = qname(root.tag)
-    attributes = "".join(f' {qname(k)}="{_escape_attrib(v)}"' for k, v in root.items())
-    if root.text or len(root):
-        write(">")
-        if root.text:
-            write(_escape_text(root.text))
-        for child in root:
-            element(child)
-        write(f"</{tag}>")
-    else:
-        write(" />")
-    if root.tail:
-        write(_escape_text(root.tail))
-    declared = sorted((_PREFIXES[uri], uri) for uri in used)
-    xmlns = "".join(f' xmlns{":" + prefix if prefix else ""}="{_escape_attrib(uri)}"' for prefix, uri in declared)
-    out[0] = f"<?xml version='1.0' encoding='UTF-8'?>\n<{tag}{xmlns}{attributes}"
-    return "".join(out).encode("utf-8", "xmlcharrefreplace")
-
-
-def _escape_text(text: str) -> str:
-    if "&" in text:
-        text = text.replace("&", "&amp;")
-    if "<" in text:
-        text = text.replace("<", "&lt;")
-    if ">" in text:
-        text = text.replace(">", "&gt;")
-    return text
-
-
-def _escape_attrib(text: str) -> str:
-    text = _escape_text(text)
-    for char, entity in (('"', "&quot;"), ("\r", "&#13;"), ("\n", "&#10;"), ("\t", "&#09;")):
-        if char in text:
-            text = text.replace(char, entity)
-    return text
-
-
-def _draws(element: ET.Element) -> bool:
-    """False for the empty state groups Qt's SVG generator writes on every pen change."""
-    return any(child.tag != f"{{{SVG_NS}}}g" or _draws(child) for child in element)
-
-
-def _svg_drawing(layout: MapLayout, layer: str) -> ET.Element:
-    """One layer of the map drawn by Qt's SVG generator, parsed."""
+def _svg_text(layout: MapLayout, layer: str) -> str:
+    """One layer of the map drawn by Qt's SVG generator: its document.  Its groups go into the
+    map's document as Qt wrote them (parsed and written again by ElementTree they took most of
+    an SVG export, issue #15)."""
     w, h = layout.size()
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -471,7 +380,7 @@ def _svg_drawing(layout: MapLayout, layer: str) -> ET.Element:
     finally:
         painter.end()
     buffer.close()
-    return ET.fromstring(bytes(buffer.data().data()))
+    return bytes(buffer.data().data()).decode("utf-8")
 
 
 # --- Universal VTT ---------------------------------------------------------------------------------

@@ -417,29 +417,34 @@ def test_map_painter_refuses_an_unknown_layer(dungeon: Dungeon) -> None:
         painter.end()
 
 
-def test_svg_writer_gives_the_bytes_elementtree_gives(dungeon: Dungeon, tmp_path: Path) -> None:
-    """The SVG's own writer (issue #15: ElementTree's took most of an SVG export) writes exactly
-    what ElementTree writes: a whole map, and the awkward cases (escapes, xml:space, an xlink and a
-    namespace-less attribute, tails, an empty root)."""
-    export.render_svg(dungeon, tmp_path / "gm.svg", tokens=True)
-    tree = ET.parse(tmp_path / "gm.svg").getroot()
+def test_svg_layers_are_the_groups_qt_draws(dungeon: Dungeon, tmp_path: Path) -> None:
+    """The SVG is Qt's drawing of each layer put into its layer's group as Qt wrote it (issue #15:
+    parsed and written again by ElementTree it took most of an SVG export): each layer holds the
+    very elements Qt's SVG generator draws for that layer alone, and nothing of an empty layer."""
+    from desktop.render.map_painter import LAYERS
 
-    def by_elementtree(root: ET.Element) -> bytes:
-        path = tmp_path / "et.svg"
-        ET.ElementTree(root).write(str(path), encoding="UTF-8", xml_declaration=True)
-        return path.read_bytes()
+    options = export.map_options(tokens=True, title="Title & <co>")
+    export.render_svg(dungeon, tmp_path / "gm.svg", options=options)
+    root = ET.parse(tmp_path / "gm.svg").getroot()
+    assert root.find(f"{{{export.SVG_NS}}}title").text == "Title & <co> — Level 1 — The Mausoleum"  # type: ignore[union-attr]
 
-    assert export.svg_bytes(tree) == by_elementtree(tree) == (tmp_path / "gm.svg").read_bytes()
-    svg, xlink, xml = export.SVG_NS, export.XLINK_NS, export.XML_NS
-    root = ET.Element(f"{{{svg}}}svg", {"width": "10", "title": 'a "b" & <c>\r\n\té —'})
-    root.text = "\n"
-    text = ET.SubElement(root, f"{{{svg}}}text", {f"{{{xml}}}space": "preserve", "x": "1"})
-    text.text = "Room 3 & <the> ‘pit’ —"
-    text.tail = " after & > "
-    ET.SubElement(root, f"{{{svg}}}image", {f"{{{xlink}}}href": "a.png"}).tail = "\n"
-    ET.SubElement(root, f"{{{svg}}}g")
-    assert export.svg_bytes(root) == by_elementtree(root)
-    assert export.svg_bytes(ET.Element(f"{{{svg}}}svg")) == by_elementtree(ET.Element(f"{{{svg}}}svg"))
+    def canonical(elements: list[ET.Element]) -> list[bytes]:
+        for e in elements:
+            for node in e.iter():
+                node.text = node.text if node.text and node.text.strip() else None
+                node.tail = None
+        return [ET.tostring(e) for e in elements]
+
+    layout = MapLayout(dungeon, 32, options)
+    groups = {g.get("id"): g for g in root.findall(f"{{{export.SVG_NS}}}g")}
+    assert list(groups) == list(LAYERS)
+    for layer in LAYERS:
+        drawn = ET.fromstring(export._svg_text(layout, layer))
+        qt = [e for e in drawn if e.tag == f"{{{export.SVG_NS}}}g"]
+        if not any(n.tag != f"{{{export.SVG_NS}}}g" for e in qt for n in e.iter()):
+            qt = []  # an empty layer: its group is left empty
+        assert canonical(list(groups[layer])) == canonical(qt), layer
+    assert len(groups["walls"]) > 0 and len(groups["monsters"]) > 0
 
 
 def test_a_map_drawn_in_strips_joins_without_seams(dungeon: Dungeon) -> None:
