@@ -42,6 +42,7 @@ from dungeon_gen.export.walls import (
     Frame,
     LevelGeometry,
     Seen,
+    Segment,
     Tile,
     interior_edges,
     level_geometry,
@@ -195,6 +196,15 @@ class MapLayout:
         return QPointF(
             self.map_rect.left() + (x - self.frame.x) * self.t, self.map_rect.top() + (y - self.frame.y) * self.t
         )
+
+    def lines(self, segments: Iterable[Segment]) -> list[QLineF]:
+        """Layout pixels of grid segments: :meth:`point` of both ends, the same numbers, worked out
+        without a QPointF apiece (the walls and the grid are thousands of segments a picture)."""
+        left, top, fx, fy, t = self.map_rect.left(), self.map_rect.top(), self.frame.x, self.frame.y, self.t
+        return [
+            QLineF(left + (s.x1 - fx) * t, top + (s.y1 - fy) * t, left + (s.x2 - fx) * t, top + (s.y2 - fy) * t)
+            for s in segments
+        ]
 
     def centre(self, tile: tuple[int, int]) -> QPointF:
         return self.point(tile[0] + 0.5, tile[1] + 0.5)
@@ -372,7 +382,7 @@ class MapPainter:
         """A lighter halo of rock along every wall (the walls stroked with a wide round pen, so it
         follows the rooms' shapes), hatched with short strokes in clusters of three or four."""
         p, t, lay = self.p, self.t, self.lay
-        walls = [QLineF(lay.point(s.x1, s.y1), lay.point(s.x2, s.y2)) for s in lay.geometry.walls]
+        walls = lay.lines(lay.geometry.walls)
         p.save()
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         halo = QPen(
@@ -413,7 +423,7 @@ class MapPainter:
         if edges is None:
             edges = memo[self.floor] = interior_edges(self.floor)
         self.p.setPen(QPen(self.c.grid, max(1.0, self.t / 40)))
-        self.p.drawLines([QLineF(lay.point(s.x1, s.y1), lay.point(s.x2, s.y2)) for s in edges])
+        self.p.drawLines(lay.lines(edges))
 
     def wall_width(self) -> float:
         # An even number of pixels keeps the wall crisp on the tile boundary.
@@ -424,7 +434,7 @@ class MapPainter:
         pen = QPen(self.c.wall, self.wall_width(), Qt.PenStyle.SolidLine, Qt.PenCapStyle.SquareCap)
         pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
         p.setPen(pen)
-        p.drawLines([QLineF(lay.point(s.x1, s.y1), lay.point(s.x2, s.y2)) for s in lay.geometry.walls])
+        p.drawLines(lay.lines(lay.geometry.walls))
 
     # --- doors -------------------------------------------------------------------------------------
 
