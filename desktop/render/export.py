@@ -176,8 +176,7 @@ def layout_png(layout: MapLayout, *, strip_rows: int = STRIP_ROWS, level: int = 
                 painter.drawPicture(0, 0, picture)
             finally:
                 painter.end()
-            rgb = strip.copy(0, top - first, w, rows).convertToFormat(QImage.Format.Format_RGB888)
-            raw = _unfiltered(rgb)
+            raw = _unfiltered(strip.convertToFormat(QImage.Format.Format_RGB888), top - first, rows)
             if job is not None:
                 parts.append(job.result())
             job = pool.submit(deflate.compress, raw)  # in order: each waits for the one before
@@ -187,11 +186,12 @@ def layout_png(layout: MapLayout, *, strip_rows: int = STRIP_ROWS, level: int = 
     return _png(w, h, b"".join(parts))
 
 
-def _unfiltered(rgb: QImage) -> bytes:
-    """The PNG rows of an RGB888 image: each its filter type (0, none) and its pixels."""
+def _unfiltered(rgb: QImage, first: int, rows: int) -> bytes:
+    """PNG rows of an RGB888 image, ``rows`` of them from row ``first``: each its filter type
+    (0, none) and its pixels."""
     bits = memoryview(rgb.constBits()).cast("B")
     stride, row = rgb.bytesPerLine(), 3 * rgb.width()
-    return b"\0" + b"\0".join([bits[y * stride : y * stride + row] for y in range(rgb.height())])
+    return b"\0" + b"\0".join([bits[y * stride : y * stride + row] for y in range(first, first + rows)])
 
 
 def _png(w: int, h: int, idat: bytes) -> bytes:
