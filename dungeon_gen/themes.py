@@ -754,8 +754,13 @@ def _check_monster(refs: _Refs, name: str, kind: str, window: LevelWindow | None
     return []
 
 
-def check_theme(theme: Theme, c: Content, filename: str) -> list[str]:
-    """Problems of ``theme`` against the game's content, each naming file, entry and field."""
+def check_theme(theme: Theme, c: Content, filename: str, *, against_gm: bool = True) -> list[str]:
+    """Problems of ``theme`` against the game's content, each naming file, entry and field.
+
+    ``against_gm``: also check what only the automated GM knows (a feature's reward has a handler,
+    a group that wants something has a mind that takes it).  That imports most of ``rules.gm``
+    (a third of a second, more than the rest of the check), so generating a dungeon leaves it to
+    ``blacksalt validate`` and the tests, which load every theme with it (:func:`load_themes`)."""
     refs = _refs(c)
     out: list[str] = []
 
@@ -827,7 +832,7 @@ def check_theme(theme: Theme, c: Content, filename: str) -> list[str]:
     for i, k in enumerate(theme.room_kinds):
         for j, f in enumerate(k.features):
             for n, r in enumerate(f.rewards):
-                for msg in check_reward(refs, r):
+                for msg in check_reward(refs, r, against_gm=against_gm):
                     add(f"room_kinds[{i}].features[{j}] ({f.name!r})", f"rewards[{n}]", msg)
     skills = {sk.name for sk in c.character.skills}
     for i, p in enumerate(theme.set_pieces):
@@ -845,7 +850,8 @@ def check_theme(theme: Theme, c: Content, filename: str) -> list[str]:
             add(f"outside.lore[{i}]", "skill", f"unknown skill {note.skill!r}{_hint(note.skill, sorted(skills))}")
     for i, want in enumerate(theme.wants):
         for j, m in enumerate(want.monsters):
-            for msg in _check_monster(refs, m.monster, "wandering", want) or _check_mind(c, m.monster, want):
+            problems = _check_monster(refs, m.monster, "wandering", want)
+            for msg in problems or (_check_mind(c, m.monster, want) if against_gm else []):
                 add(f"wants[{i}]", f"monsters[{j}].monster", msg)
     for i, s in enumerate(theme.hooks.settlements):
         if s.lower() not in refs.settlements:
@@ -872,12 +878,14 @@ def _check_mind(c: Content, monster: str, want: WantTemplate) -> list[str]:
     return []
 
 
-def check_reward(refs: _Refs, reward: Reward) -> list[str]:
-    """Problems of a feature's reward: a kind the GM cannot play, an unknown item or monster, a bad reveal."""
-    from rules.gm.rewards import HANDLERS, REVEALS
+def check_reward(refs: _Refs, reward: Reward, *, against_gm: bool = True) -> list[str]:
+    """Problems of a feature's reward: a kind the GM cannot play, an unknown item or monster, a bad reveal
+    (the kind and the reveal only ``against_gm``: see :func:`check_theme`)."""
+    if against_gm:
+        from rules.gm.rewards import HANDLERS
 
-    if reward.kind not in HANDLERS:
-        return [f"reward kind {reward.kind!r} has no handler in the GM (rules.gm.rewards: {sorted(HANDLERS)})"]
+        if reward.kind not in HANDLERS:
+            return [f"reward kind {reward.kind!r} has no handler in the GM (rules.gm.rewards: {sorted(HANDLERS)})"]
     out = [
         f"{name!r} is in no item, weapon, armour or shield table{_hint(name, refs.item_names)}"
         for name in reward.items
@@ -887,8 +895,11 @@ def check_reward(refs: _Refs, reward: Reward) -> list[str]:
         out.append(f"unknown monster {reward.monster!r}{_hint(reward.monster, refs.monster_names)}")
     if reward.kind == "extract" and reward.name not in refs.extracts:
         out.append(f"unknown extract kind {reward.name!r} (one of {sorted(refs.extracts)})")
-    if reward.kind in REVEALS and reward.reveals not in REVEALS[reward.kind]:
-        out.append(f"a {reward.kind} reward reveals one of {list(REVEALS[reward.kind])}, not {reward.reveals!r}")
+    if against_gm:
+        from rules.gm.rewards import REVEALS
+
+        if reward.kind in REVEALS and reward.reveals not in REVEALS[reward.kind]:
+            out.append(f"a {reward.kind} reward reveals one of {list(REVEALS[reward.kind])}, not {reward.reveals!r}")
     return out
 
 
@@ -899,14 +910,14 @@ def themes_dir() -> Path:
     return resources_dir() / "dungeon" / "themes"
 
 
-def load_theme(path: Path, content: Content | None = None) -> Theme:
-    """Read, validate and cross-check one theme file."""
+def load_theme(path: Path, content: Content | None = None, *, against_gm: bool = True) -> Theme:
+    """Read, validate and cross-check one theme file (``against_gm``: see :func:`check_theme`)."""
     from rules.content.registry import load_content
 
     theme = load_toml(path, Theme)
     if theme.id != path.stem:
         raise ContentError(f"{path.name}: top level: field id: {theme.id!r} must match the file name {path.stem!r}")
-    problems = check_theme(theme, content or load_content(), path.name)
+    problems = check_theme(theme, content or load_content(), path.name, against_gm=against_gm)
     if problems:
         raise ContentError(f"{path.name}: {len(problems)} problem(s)\n" + "\n".join(problems))
     return theme
@@ -938,7 +949,9 @@ class ThemeShelf(Mapping[str, Theme]):
     """The themes of ``resources/dungeon/themes`` by id, each read and checked only when it is
     first asked for: a dungeon needs one theme, and reading and checking all of them was most of
     the time of generating one (``blacksalt dungeon``).  The ids are the file names; asking for
-    every theme (iterating values or items) reads them all, as :func:`load_themes` does."""
+    every theme (iterating values or items) reads them all.  They are checked against the content
+    but not against the automated GM (``check_theme(against_gm=False)``): ``blacksalt validate``,
+    the tests and :func:`load_themes` do that."""
 
     def __init__(self, directory: Path | None = None) -> None:
         self.root = directory or themes_dir()
@@ -965,4 +978,4 @@ class ThemeShelf(Mapping[str, Theme]):
 def _shelved(root: Path, theme_id: str) -> Theme:
     from rules.content.registry import load_content
 
-    return load_theme(root / f"{theme_id}.toml", load_content())
+    return load_theme(root / f"{theme_id}.toml", load_content(), against_gm=False)

@@ -10,7 +10,10 @@
   ``--command-runs`` (default 3), against the goals of issue #15 (30 rooms ``all`` <= 0.5 s and
   <= 200 MB, 60 rooms <= 1 s and <= 300 MB).  Python is allowed to write its bytecode cache first, as
   an installed program has one (with PYTHONDONTWRITEBYTECODE every run compiles every module anew).
-  ``--command-only`` skips the in-process timings.
+  ``--command-only`` skips the in-process timings.  ``--against DIR`` runs each command in another
+  checkout too (``git worktree add DIR COMMIT``, or ``git archive COMMIT | tar -x -C DIR``), the two
+  taking turns run by run so that both meet the same load, and prints them side by side: the
+  before and after of a change on a machine others are using.
 
 Benchmarks on a shared machine are noisy: the load average is printed beside the figures.
 """
@@ -40,10 +43,10 @@ GOALS = {30: (0.5, 200), 60: (1.0, 300)}  # rooms: (seconds, MB) for --format al
 FORMATS = ("json", "md", "svg", "png", "pdf", "uvtt")
 
 
-def run_command(argv: list[str], env: dict[str, str]) -> tuple[float, float, float]:
-    """(wall seconds, CPU seconds, peak RSS in MB) of one run of ``argv``."""
+def run_command(argv: list[str], env: dict[str, str], root: Path = ROOT) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds, peak RSS in MB) of one run of ``argv`` in the checkout ``root``."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -53,28 +56,36 @@ def run_command(argv: list[str], env: dict[str, str]) -> tuple[float, float, flo
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def bench_command(runs: int) -> None:
-    """The whole ``blacksalt dungeon`` command, per format and all formats, for 30 and 60 rooms."""
+def bench_command(runs: int, against: Path | None = None) -> None:
+    """The whole ``blacksalt dungeon`` command, per format and all formats, for 30 and 60 rooms
+    (and the same in the checkout ``against``, run by run in turn with this one)."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    roots = [ROOT] if against is None else [against.resolve(), ROOT]
     cmd = [sys.executable, "-m", "desktop", "dungeon", "--seed", "7"]
     print(f"whole command, best of {runs} (load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores):")
+    if against is not None:
+        print(f"  each line: {against} -> {ROOT}")
     with tempfile.TemporaryDirectory() as tmp:
-        run_command([*cmd, "--rooms", "3", "--format", "all", "--out", f"{tmp}/warm/"], env)  # bytecode cache
+        for root in roots:  # bytecode cache
+            run_command([*cmd, "--rooms", "3", "--format", "all", "--out", f"{tmp}/warm/"], env, root)
         for rooms in (30, 60):
             for fmt in (*FORMATS, "all"):
-                best = (float("inf"), float("inf"), float("inf"))
+                best = {root: (float("inf"), float("inf"), float("inf")) for root in roots}
                 for i in range(runs):
-                    out = Path(tmp) / f"{rooms}-{fmt}-{i}"
-                    result = run_command([*cmd, "--rooms", str(rooms), "--format", fmt, "--out", f"{out}/"], env)
-                    best = tuple(min(a, b) for a, b in zip(best, result, strict=True))  # type: ignore[assignment]
-                    shutil.rmtree(out, ignore_errors=True)
-                wall, cpu, rss = best
+                    for root in roots:
+                        out = Path(tmp) / f"{rooms}-{fmt}-{i}"
+                        argv = [*cmd, "--rooms", str(rooms), "--format", fmt, "--out", f"{out}/"]
+                        result = run_command(argv, env, root)
+                        best[root] = tuple(min(a, b) for a, b in zip(best[root], result, strict=True))  # type: ignore[assignment]
+                        shutil.rmtree(out, ignore_errors=True)
+                cells = [f"{w:6.2f} s wall {c:6.2f} s CPU {m:6.0f} MB peak" for w, c, m in best.values()]
+                wall, _, rss = best[ROOT]
                 goal = ""
                 if fmt == "all":
                     secs, mb = GOALS[rooms]
                     goal = f"  goal <= {secs} s, <= {mb} MB: {'met' if wall <= secs and rss <= mb else 'NOT met'}"
-                print(f"  {rooms} rooms --format {fmt:<5} {wall:6.2f} s wall {cpu:6.2f} s CPU {rss:6.0f} MB peak{goal}")
+                print(f"  {rooms} rooms --format {fmt:<5} {'  ->  '.join(cells)}{goal}")
     print(f"(load average after: {os.getloadavg()[0]:.2f})")
 
 
@@ -83,10 +94,11 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--command-runs", type=int, default=3)
     ap.add_argument("--command-only", action="store_true")
+    ap.add_argument("--against", type=Path, default=None, metavar="DIR", help="another checkout, run in turn")
     args = ap.parse_args()
     runs = args.runs
     if args.command_only:
-        bench_command(args.command_runs)
+        bench_command(args.command_runs, args.against)
         return 0
 
     from desktop.dungeon_export import export_dungeon
@@ -124,7 +136,7 @@ def main() -> int:
         t = time.perf_counter()
         export_dungeon(d, ["json", "md", "svg", "png", "pdf", "uvtt"], Path(tmp) / "all")
         print(f"export {'all formats (once)':<24} {(time.perf_counter() - t) * 1000:8.1f} ms")
-    bench_command(args.command_runs)
+    bench_command(args.command_runs, args.against)
     return 0
 
 

@@ -14,7 +14,6 @@ import os
 import re
 import struct
 import uuid
-import xml.etree.ElementTree as ET
 import zlib
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -45,6 +44,7 @@ from PySide6.QtGui import (
     QPageSize,
     QPainter,
     QPdfWriter,
+    QPicture,
     QTextBlock,
     QTextCharFormat,
     QTextCursor,
@@ -117,9 +117,9 @@ def render_png(
 ) -> tuple[int, int]:
     """Write the map of one level as a PNG; returns its size in pixels."""
     opts = options or map_options(player=player, seen=seen, tokens=tokens, title=title)
-    image = render_image(level, px_per_tile=px_per_tile, options=opts)
-    Path(path).write_bytes(encode_png(image))
-    return image.width(), image.height()
+    layout = MapLayout(level, px_per_tile, opts)
+    Path(path).write_bytes(layout_png(layout))
+    return layout.size()
 
 
 def png_bytes(
@@ -131,7 +131,77 @@ def png_bytes(
 ) -> bytes:
     """The map as PNG bytes (for the Universal VTT file, or a clipboard)."""
     opts = options or map_options(player=player)
-    return encode_png(render_image(level, px_per_tile=px_per_tile, options=opts))
+    return layout_png(MapLayout(level, px_per_tile, opts))
+
+
+STRIP_ROWS = 512  # rows of the picture drawn at a time by layout_png
+_STRIP_MARGIN = 16
+
+
+def layout_png(layout: MapLayout, *, strip_rows: int = STRIP_ROWS, level: int = 1) -> bytes:
+    """The map of ``layout`` as an RGB PNG, drawn a strip of rows at a time (issue #15).
+
+    The map is drawn once into a QPicture (the painting commands, recorded), which is played
+    into one strip of ``strip_rows`` rows after another: the whole picture (88 MB for the 70 px
+    a square VTT picture of a 30-room level) is never held, and each strip is drawn in RGB32,
+    the format Qt's raster engine draws fastest (antialiased strokes into RGB888 took twice as
+    long), then converted to the PNG's RGB rows.  Each strip is deflated (zlib level ``level``,
+    unfiltered rows: see :func:`encode_png`) on a second thread while the next is drawn; zlib lets
+    go of the GIL.  The same layout gives the same bytes every time; another ``strip_rows`` may
+    shade a few antialiased pixels near the strips' joins a shade differently."""
+    ensure_app()
+    picture = QPicture()
+    painter = QPainter()
+    if not painter.begin(picture):
+        raise OSError("could not record the map")
+    try:
+        paint_map(painter, layout)
+    finally:
+        painter.end()
+    w, h = layout.size()
+    deflate = zlib.compressobj(level)
+    parts: list[bytes] = []
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        job = None
+        for top in range(0, h, strip_rows):
+            rows = min(strip_rows, h - top)
+            # Drawn with a few rows to spare above and below: antialiasing along a picture's edge
+            # differs a little from the same strokes inside it.
+            first, last = max(0, top - _STRIP_MARGIN), min(h, top + rows + _STRIP_MARGIN)
+            strip = QImage(w, last - first, QImage.Format.Format_RGB32)
+            strip.fill(PALETTE.rock)  # the bare battle map's ground (a map with margins paints paper)
+            painter = QPainter(strip)
+            try:
+                painter.translate(0, -first)
+                painter.drawPicture(0, 0, picture)
+            finally:
+                painter.end()
+            raw = _unfiltered(strip.convertToFormat(QImage.Format.Format_RGB888), top - first, rows)
+            if job is not None:
+                parts.append(job.result())
+            job = pool.submit(deflate.compress, raw)  # in order: each waits for the one before
+        if job is not None:
+            parts.append(job.result())
+    parts.append(deflate.flush())
+    return _png(w, h, b"".join(parts))
+
+
+def _unfiltered(rgb: QImage, first: int, rows: int) -> bytes:
+    """PNG rows of an RGB888 image, ``rows`` of them from row ``first``: each its filter type
+    (0, none) and its pixels."""
+    bits = memoryview(rgb.constBits()).cast("B")
+    stride, row = rgb.bytesPerLine(), 3 * rgb.width()
+    return b"\0" + b"\0".join([bits[y * stride : y * stride + row] for y in range(first, first + rows)])
+
+
+def _png(w: int, h: int, idat: bytes) -> bytes:
+    """An 8-bit RGB PNG of ``w`` × ``h`` pixels from its zlib stream of unfiltered rows."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)  # 8-bit RGB, deflate, no filter, no interlace
+    return b"".join([b"\x89PNG\r\n\x1a\n", chunk(b"IHDR", header), chunk(b"IDAT", idat), chunk(b"IEND", b"")])
 
 
 def encode_png(image: QImage, level: int = 1) -> bytes:
@@ -145,20 +215,7 @@ def encode_png(image: QImage, level: int = 1) -> bytes:
     drawn in RGB888 (:func:`render_image` does) is not copied at all.
     """
     rgb = image if image.format() == QImage.Format.Format_RGB888 else image.convertToFormat(QImage.Format.Format_RGB888)
-    w, h = rgb.width(), rgb.height()
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-    header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)  # 8-bit RGB, deflate, no filter, no interlace
-    return b"".join(
-        [
-            b"\x89PNG\r\n\x1a\n",
-            chunk(b"IHDR", header),
-            chunk(b"IDAT", _deflate(_RawRows(rgb), level)),
-            chunk(b"IEND", b""),
-        ]
-    )
+    return _png(rgb.width(), rgb.height(), _deflate(_RawRows(rgb), level))
 
 
 class _RawRows:
@@ -276,38 +333,35 @@ def render_svg(
     opts = options or map_options(player=player, seen=seen, tokens=tokens, title=title)
     layout = MapLayout(level, px_per_tile, opts)
     w, h = layout.size()
-    ET.register_namespace("", SVG_NS)
-    ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
-    ET.register_namespace("inkscape", INKSCAPE_NS)
-    root: ET.Element | None = None
+    parts: list[str] = []
     for layer in LAYERS:
-        drawing = _svg_drawing(layout, layer)
-        if root is None:
-            root = ET.Element(drawing.tag, drawing.attrib)
-            for kept in drawing:
-                if kept.tag in (f"{{{SVG_NS}}}title", f"{{{SVG_NS}}}desc"):
-                    root.append(kept)
-        group = ET.SubElement(
-            root,
-            f"{{{SVG_NS}}}g",
-            {"id": layer, f"{{{INKSCAPE_NS}}}groupmode": "layer", f"{{{INKSCAPE_NS}}}label": LAYER_LABELS[layer]},
-        )
-        group.extend(e for e in drawing if e.tag == f"{{{SVG_NS}}}g" and _draws(e))
-    assert root is not None
+        text = _svg_text(layout, layer)
+        if not parts:  # the document's head: Qt's <svg> start tag and its title and description
+            tag = text.index("<svg")
+            head = text[tag : text.index(">", tag)]
+            meta = text[text.index("<title>") : text.index("</desc>") + len("</desc>")]
+            parts.append(f"<?xml version='1.0' encoding='UTF-8'?>\n{head} xmlns:inkscape=\"{INKSCAPE_NS}\">{meta}\n")
+        body = text[text.index("</defs>") + len("</defs>") : text.rindex("</svg>")].strip("\n")
+        label = LAYER_LABELS[layer]
+        parts.append(f'<g id="{layer}" inkscape:groupmode="layer" inkscape:label="{label}">')
+        if _DRAWS.search(body):  # not only the empty state groups Qt writes on every pen change
+            parts.append(body)
+        parts.append("</g>\n")
+    parts.append("</svg>\n")
     try:
-        ET.ElementTree(root).write(str(path), encoding="UTF-8", xml_declaration=True)
+        Path(path).write_text("".join(parts), encoding="utf-8")
     except OSError as exc:
         raise OSError(f"could not write {path}: {exc.strerror or exc}") from None
     return w, h
 
 
-def _draws(element: ET.Element) -> bool:
-    """False for the empty state groups Qt's SVG generator writes on every pen change."""
-    return any(child.tag != f"{{{SVG_NS}}}g" or _draws(child) for child in element)
+_DRAWS = re.compile(r"<(?!/?g[\s>/])[A-Za-z]")  # an element other than a group
 
 
-def _svg_drawing(layout: MapLayout, layer: str) -> ET.Element:
-    """One layer of the map drawn by Qt's SVG generator, parsed."""
+def _svg_text(layout: MapLayout, layer: str) -> str:
+    """One layer of the map drawn by Qt's SVG generator: its document.  Its groups go into the
+    map's document as Qt wrote them (parsed and written again by ElementTree they took most of
+    an SVG export, issue #15)."""
     w, h = layout.size()
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -326,7 +380,7 @@ def _svg_drawing(layout: MapLayout, layer: str) -> ET.Element:
     finally:
         painter.end()
     buffer.close()
-    return ET.fromstring(bytes(buffer.data().data()))
+    return bytes(buffer.data().data()).decode("utf-8")
 
 
 # --- Universal VTT ---------------------------------------------------------------------------------

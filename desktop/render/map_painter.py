@@ -42,9 +42,11 @@ from dungeon_gen.export.walls import (
     Frame,
     LevelGeometry,
     Seen,
+    Segment,
     Tile,
     interior_edges,
     level_geometry,
+    level_memo,
     map_frame,
     open_part,
     runs,
@@ -195,6 +197,15 @@ class MapLayout:
             self.map_rect.left() + (x - self.frame.x) * self.t, self.map_rect.top() + (y - self.frame.y) * self.t
         )
 
+    def lines(self, segments: Iterable[Segment]) -> list[QLineF]:
+        """Layout pixels of grid segments: :meth:`point` of both ends, the same numbers, worked out
+        without a QPointF apiece (the walls and the grid are thousands of segments a picture)."""
+        left, top, fx, fy, t = self.map_rect.left(), self.map_rect.top(), self.frame.x, self.frame.y, self.t
+        return [
+            QLineF(left + (s.x1 - fx) * t, top + (s.y1 - fy) * t, left + (s.x2 - fx) * t, top + (s.y2 - fy) * t)
+            for s in segments
+        ]
+
     def centre(self, tile: tuple[int, int]) -> QPointF:
         return self.point(tile[0] + 0.5, tile[1] + 0.5)
 
@@ -223,6 +234,39 @@ class MapLayout:
         if self.entrances:
             items.append("entrance")
         return items
+
+
+def hatch_strokes(floor: frozenset[Tile], rng: random.Random) -> list[tuple[float, float, float, float]]:
+    """The hatching's strokes along every unit of wall, on the rock side, one or two clusters kept
+    inside the halo, in tiles: ``(a, b, dx, dy)`` for the stroke from ``(a - dx, b - dy)`` to
+    ``(a + dx, b + dy)``.  They depend on the floor and the seed only, not on the picture's size:
+    the exports of one level (the PNG maps, the PDF's, the SVG's, the VTT pictures) work them out
+    once (:func:`dungeon_gen.export.walls.geometry_cache`) and scale them."""
+    out: list[tuple[float, float, float, float]] = []
+    random_, bits, cos, sin, pi = rng.random, rng.getrandbits, math.cos, math.sin, math.pi
+    # Random.uniform(a, b) and Random.randint(3, 4) written out as Random writes them (the same
+    # numbers from the same seed), without their calls' cost: this ran for every unit of wall.
+    for x, y in sorted(floor):
+        for sx, sy in STEPS:
+            if (x + sx, y + sy) in floor:
+                continue
+            # The edge's midpoint, the outward normal (sx, sy) and the direction along it (-sy, sx).
+            mx, my = x + 0.5 + sx * 0.5, y + 0.5 + sy * 0.5
+            for _ in range(2 if random_() < 0.6 else 1):
+                d = 0.2 + (0.48 - 0.2) * random_()
+                a = -0.45 + (0.45 - -0.45) * random_()
+                cx, cy = mx + sx * d - sy * a, my + sy * d + sx * a
+                angle = 0 + (pi - 0) * random_()
+                half = 0.16 + (0.24 - 0.16) * random_()
+                dx, dy = cos(angle), sin(angle)
+                r = bits(2)
+                while r >= 2:
+                    r = bits(2)
+                n = 3 + r
+                for i in range(n):
+                    o = (i - (n - 1) / 2) * 0.09
+                    out.append((cx - dy * o, cy + dx * o, dx * half, dy * half))
+    return out
 
 
 LEGEND_TEXT = {
@@ -337,8 +381,8 @@ class MapPainter:
     def paint_hatching(self) -> None:
         """A lighter halo of rock along every wall (the walls stroked with a wide round pen, so it
         follows the rooms' shapes), hatched with short strokes in clusters of three or four."""
-        p, t, rng, lay = self.p, self.t, self.rng, self.lay
-        walls = [QLineF(lay.point(s.x1, s.y1), lay.point(s.x2, s.y2)) for s in lay.geometry.walls]
+        p, t, lay = self.p, self.t, self.lay
+        walls = lay.lines(lay.geometry.walls)
         p.save()
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         halo = QPen(
@@ -346,29 +390,16 @@ class MapPainter:
         )
         p.setPen(halo)
         p.drawLines(walls)
-        lines: list[QLineF] = []
-        floor = self.floor
-        ox, oy = lay.point(0, 0).x(), lay.point(0, 0).y()
-        uniform, randint, cos, sin, pi = rng.uniform, rng.randint, math.cos, math.sin, math.pi
-        # Along every unit of wall, on the rock side, one or two clusters kept inside the halo.
-        for x, y in sorted(floor):
-            for sx, sy in STEPS:
-                if (x + sx, y + sy) in floor:
-                    continue
-                # The edge's midpoint, the outward normal (sx, sy) and the direction along it (-sy, sx).
-                mx, my = x + 0.5 + sx * 0.5, y + 0.5 + sy * 0.5
-                for _ in range(2 if rng.random() < 0.6 else 1):
-                    d, a = uniform(0.2, 0.48), uniform(-0.45, 0.45)
-                    cx, cy = mx + sx * d - sy * a, my + sy * d + sx * a
-                    angle = uniform(0, pi)
-                    half = uniform(0.16, 0.24)
-                    dx, dy = cos(angle), sin(angle)
-                    hx, hy = dx * half * t, dy * half * t
-                    n = randint(3, 4)
-                    for i in range(n):
-                        o = (i - (n - 1) / 2) * 0.09
-                        px, py = ox + (cx - dy * o) * t, oy + (cy + dx * o) * t
-                        lines.append(QLineF(px - hx, py - hy, px + hx, py + hy))
+        origin = lay.point(0, 0)
+        ox, oy = origin.x(), origin.y()
+        memo = level_memo(lay.level, "hatching")  # by floor: the same strokes in every picture of it
+        strokes = memo.get(self.floor)
+        if strokes is None:
+            strokes = memo[self.floor] = hatch_strokes(self.floor, self.rng)
+        lines = [
+            QLineF(ox + a * t - dx * t, oy + b * t - dy * t, ox + a * t + dx * t, oy + b * t + dy * t)
+            for a, b, dx, dy in strokes
+        ]
         # Flat caps: round caps cost seven times as much to rasterise with antialiasing.
         p.setPen(QPen(self.c.hatch, max(0.8, t * 0.035), Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
         p.drawLines(lines)
@@ -387,8 +418,12 @@ class MapPainter:
 
     def paint_grid(self) -> None:
         lay = self.lay
+        memo = level_memo(lay.level, "grid")  # by floor: the same lines in every picture of it
+        edges = memo.get(self.floor)
+        if edges is None:
+            edges = memo[self.floor] = interior_edges(self.floor)
         self.p.setPen(QPen(self.c.grid, max(1.0, self.t / 40)))
-        self.p.drawLines([QLineF(lay.point(s.x1, s.y1), lay.point(s.x2, s.y2)) for s in interior_edges(self.floor)])
+        self.p.drawLines(lay.lines(edges))
 
     def wall_width(self) -> float:
         # An even number of pixels keeps the wall crisp on the tile boundary.
@@ -399,7 +434,7 @@ class MapPainter:
         pen = QPen(self.c.wall, self.wall_width(), Qt.PenStyle.SolidLine, Qt.PenCapStyle.SquareCap)
         pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
         p.setPen(pen)
-        p.drawLines([QLineF(lay.point(s.x1, s.y1), lay.point(s.x2, s.y2)) for s in lay.geometry.walls])
+        p.drawLines(lay.lines(lay.geometry.walls))
 
     # --- doors -------------------------------------------------------------------------------------
 

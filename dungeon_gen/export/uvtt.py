@@ -49,6 +49,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+import re
 import struct
 from collections.abc import Iterable
 from pathlib import Path
@@ -185,8 +186,22 @@ def lights(level: LevelData, frame: Frame, rooms: Iterable[int] | None = None) -
     return out
 
 
+_BASE64 = re.compile(r"[A-Za-z0-9+/=]*")
+
+
 def dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=1) + "\n"
+    """The file's JSON, one line and a new line.
+
+    Not indented: Python's JSON encoder writes indented text in Python, compact text in C, and
+    the walls' thousands of points took a tenth of a second a file indented (issue #15); the
+    file is megabytes of base64 picture, read by programs.  The picture (the last key) is put in
+    as it is: base64 never needs escaping, and the encoder's scan of it for characters to escape
+    was as long again."""
+    image = data.get("image")
+    if not (isinstance(image, str) and list(data)[-1] == "image" and len(data) > 1 and _BASE64.fullmatch(image)):
+        return json.dumps(data) + "\n"
+    head = json.dumps({k: v for k, v in data.items() if k != "image"})
+    return f'{head[:-1]}, "image": "{image}"}}\n'
 
 
 def write_uvtt(level: LevelData, image_png: bytes, path: str | Path, *, pixels_per_grid: int, **kw: Any) -> None:

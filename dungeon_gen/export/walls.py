@@ -339,6 +339,12 @@ def _cached(key: tuple[Any, ...], level: LevelData, compute: Any) -> Any:
     return hit[1]
 
 
+def level_memo(level: LevelData, name: str) -> dict[Any, Any]:
+    """A dict kept for ``level`` within :func:`geometry_cache` (a fresh one outside it), for a
+    drawing's own work that every picture of the level shares (the hatching's strokes)."""
+    return _cached(("memo", name), level, dict)  # type: ignore[no-any-return]
+
+
 def open_part(level: LevelData) -> Seen:
     """The rooms and passages the players can reach without finding a secret door: from the
     level's ways in (its entrances and their corridors, and its stairs) through every passage

@@ -415,3 +415,52 @@ def test_map_painter_refuses_an_unknown_layer(dungeon: Dungeon) -> None:
             paint_map(painter, MapLayout(dungeon, 4), layers=["furniture"])
     finally:
         painter.end()
+
+
+def test_svg_layers_are_the_groups_qt_draws(dungeon: Dungeon, tmp_path: Path) -> None:
+    """The SVG is Qt's drawing of each layer put into its layer's group as Qt wrote it (issue #15:
+    parsed and written again by ElementTree it took most of an SVG export): each layer holds the
+    very elements Qt's SVG generator draws for that layer alone, and nothing of an empty layer."""
+    from desktop.render.map_painter import LAYERS
+
+    options = export.map_options(tokens=True, title="Title & <co>")
+    export.render_svg(dungeon, tmp_path / "gm.svg", options=options)
+    root = ET.parse(tmp_path / "gm.svg").getroot()
+    assert root.find(f"{{{export.SVG_NS}}}title").text == "Title & <co> — Level 1 — The Mausoleum"  # type: ignore[union-attr]
+
+    def canonical(elements: list[ET.Element]) -> list[bytes]:
+        for e in elements:
+            for node in e.iter():
+                node.text = node.text if node.text and node.text.strip() else None
+                node.tail = None
+        return [ET.tostring(e) for e in elements]
+
+    layout = MapLayout(dungeon, 32, options)
+    groups = {g.get("id"): g for g in root.findall(f"{{{export.SVG_NS}}}g")}
+    assert list(groups) == list(LAYERS)
+    for layer in LAYERS:
+        drawn = ET.fromstring(export._svg_text(layout, layer))
+        qt = [e for e in drawn if e.tag == f"{{{export.SVG_NS}}}g"]
+        if not any(n.tag != f"{{{export.SVG_NS}}}g" for e in qt for n in e.iter()):
+            qt = []  # an empty layer: its group is left empty
+        assert canonical(list(groups[layer])) == canonical(qt), layer
+    assert len(groups["walls"]) > 0 and len(groups["monsters"]) > 0
+
+
+def test_a_map_drawn_in_strips_joins_without_seams(dungeon: Dungeon) -> None:
+    """layout_png draws the picture a strip of rows at a time (issue #15: the 70 px a square VTT
+    picture is never held whole): any strip height gives the picture of one strip, but for a
+    shade of antialiasing on a few pixels near the joins; the PNG is the same bytes every time."""
+    layout = MapLayout(dungeon, 16, export.map_options(tokens=True))
+    whole = QImage.fromData(export.layout_png(layout, strip_rows=100_000)).convertToFormat(QImage.Format.Format_RGB888)
+    assert (whole.width(), whole.height()) == layout.size()
+    for rows in (1, 37, 256):
+        strips = QImage.fromData(export.layout_png(layout, strip_rows=rows)).convertToFormat(
+            QImage.Format.Format_RGB888
+        )
+        a, b = bytes(strips.constBits()), bytes(whole.constBits())
+        off = [abs(x - y) for x, y in zip(a, b, strict=True) if x != y]
+        assert len(off) < len(a) / 200 and max(off, default=0) <= 32, (rows, len(off), max(off, default=0))
+    assert export.layout_png(layout) == export.layout_png(layout)
+    # The strips are the map: the paper in the corner, the rock inside the frame.
+    assert whole.pixelColor(1, 1) == QColor("#f4eedc")

@@ -358,6 +358,10 @@ def test_uvtt_has_exactly_the_fields_of_the_format(dungeon: LevelData) -> None:
     data = fixture_uvtt(dungeon)
     validate_uvtt(data)
     assert json.loads(uvtt.dumps(data)) == data
+    # The picture is spliced in unescaped (issue #15): the very text the encoder writes.
+    assert uvtt.dumps(data) == json.dumps(data) + "\n"
+    odd = {**data, "image": 'not "base64"\n'}
+    assert uvtt.dumps(odd) == json.dumps(odd) + "\n"
 
 
 def test_uvtt_portals_are_the_doors_not_the_archways(dungeon: LevelData) -> None:
