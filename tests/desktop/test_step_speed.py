@@ -89,4 +89,15 @@ def test_the_party_card_is_redrawn_when_a_member_changes(qtbot: Any, tmp_path: P
     m.adv.character.silver += 7
     panel.refresh()
     assert panel.cards[m.id] is not card and panel.cards[s.campaign.party[1].id] is not None
+    card = panel.cards[m.id]
+    assert card.findChild(QLabel, "silver").text() == f"{m.adv.character.silver} s"
+    m.joined_day += 3  # a change the card does not show: the card stays
+    panel.refresh()
+    assert panel.cards[m.id] is card
+    from rules.attributes import ATTRS
+
+    m.adv.character.attrs[ATTRS[0]].fatigue += 1  # one it shows (a die marked fatigued): drawn again
+    panel.refresh()
+    assert panel.cards[m.id] is not card
+    assert "◩" in panel.cards[m.id].findChild(QLabel, f"dice:{ATTRS[0].value}").text()
     s.close()
