@@ -19,6 +19,7 @@ and written again before the next one, so the log never misses a step.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -231,10 +232,8 @@ class Session:
         :class:`desktop.persistence.SaveError` raised if it fails again (the step is kept for the next try)."""
         writing, self._writing = self._writing, None
         if writing is not None:
-            try:
+            with contextlib.suppress(Exception):  # tried again just below, where the caller hears of it
                 writing.result()
-            except Exception:  # tried again just below, where the caller hears of it
-                pass
         if self._unsaved is not None:
             self._write(self._unsaved)
 

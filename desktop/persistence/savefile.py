@@ -29,6 +29,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal
 
+import orjson
+
 from desktop.persistence.schema import APP, FORMAT, HEAD, REVISIONS
 
 if TYPE_CHECKING:
@@ -102,14 +104,9 @@ def encode(
     dataclasses (:func:`desktop.session.campaign_json`).  Anything orjson refuses (an integer past 64 bits, a lone
     surrogate) goes the old way, so nothing that saved before fails now; what json.dumps refuses is refused."""
     try:
-        import orjson
-    except ImportError:  # pragma: no cover - a dependency; the old way still saves
-        orjson = None
-    if orjson is not None:
-        try:
-            return orjson.dumps(data, default=default, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
-        except (TypeError, orjson.JSONEncodeError):
-            pass
+        return orjson.dumps(data, default=default, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
+    except (TypeError, orjson.JSONEncodeError):
+        pass
     return json.dumps(to_plain(data) if to_plain is not None else data, ensure_ascii=False, separators=(",", ":"))
 
 

@@ -310,8 +310,8 @@ class ActionList(QWidget):
         else:
             self.empty.hide()
         col.addStretch(1)
-        for a, b in zip(self._buttons, self._buttons[1:], strict=False):
-            QWidget.setTabOrder(a, b)  # Tab goes down the list as shown, the moved buttons too
+        for upper, lower in zip(self._buttons, self._buttons[1:], strict=False):
+            QWidget.setTabOrder(upper, lower)  # Tab goes down the list as shown, the moved buttons too
         self._actions = ordered
 
     # --- reading and driving -------------------------------------------------------------------------------

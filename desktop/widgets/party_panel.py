@@ -258,8 +258,22 @@ def card_face(c: Campaign, m: Member) -> str:
     ch = m.adv.character
     attrs = [(a.value, ch.attrs[a].score, ch.attrs[a].fatigue, ch.attrs[a].wounds, ch.attrs[a].proficiency,
               ch.attrs[a].available) for a in ATTRS]  # fmt: skip
-    return repr((m.id, m.name, ch.silver, m.adv.klass, m.adv.background, m.adv.school, m.adv.god,
-                 ch.condition.value, attrs, sorted(ch.afflictions), sorted(ch.traumas), status_line(c, m)))
+    return repr(
+        (
+            m.id,
+            m.name,
+            ch.silver,
+            m.adv.klass,
+            m.adv.background,
+            m.adv.school,
+            m.adv.god,
+            ch.condition.value,
+            attrs,
+            sorted(ch.afflictions),
+            sorted(ch.traumas),
+            status_line(c, m),
+        )
+    )
 
 
 class PartyPanel(QWidget):

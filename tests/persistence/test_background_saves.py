@@ -23,6 +23,12 @@ from rules.gm.serial import dump
 from rules.gm.state import Phase
 
 
+def play(s: Session) -> list[Any]:
+    action = suggest(s.gm)
+    assert action is not None
+    return s.apply(action)
+
+
 def old_text(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -43,7 +49,7 @@ class Outer:
     by_tone: dict[Tone, Inner] = field(default_factory=dict)
     by_number: dict[int, str] = field(default_factory=dict)
     maybe: Inner | None = None
-    note: str = "a \"quoted\" line\nand a tab\t, ☼"
+    note: str = 'a "quoted" line\nand a tab\t, ☼'
     ratio: float = 0.1
 
 
@@ -91,7 +97,7 @@ def test_background_saves_commit_one_transaction_per_step_before_the_next_step(t
 
     s.gm.apply = watched  # type: ignore[method-assign]
     for _ in range(12):
-        s.apply(suggest(s.gm))
+        play(s)
     s.flush()
     assert not s.pending
     # every step's transaction was in the file before the next step was applied
@@ -119,12 +125,12 @@ def test_a_refused_transaction_is_written_again_before_the_next_step(
         commit(*args, **kw)
 
     monkeypatch.setattr(s.save, "commit_step", flaky)
-    first = s.apply(suggest(s.gm))  # written in the background: refused there
+    first = play(s)  # written in the background: refused there
     step = s.campaign.stats.steps
     with pytest.raises(SaveError, match="disk full"):
-        s.apply(suggest(s.gm))  # tried again before the next step: refused again, the next step is not applied
+        play(s)  # tried again before the next step: refused again, the next step is not applied
     assert s.campaign.stats.steps == step and s.pending and s.save.step == 0
-    s.apply(suggest(s.gm))  # the disk has room: the kept step first, then this one
+    play(s)  # the disk has room: the kept step first, then this one
     s.close()
     report = examine(s.path)
     assert report.step == step + 1
