@@ -320,7 +320,8 @@ class MainWindow(QMainWindow):
         return True
 
     def close_session(self) -> None:
-        """Close the open campaign (nothing is lost: every step was committed when it was played)."""
+        """Close the open campaign (nothing is lost: every step is committed before the next is played, and the
+        last one here)."""
         game = self.screens.pop("game", None)
         if game is not None:
             self._drop(game)
@@ -330,9 +331,9 @@ class MainWindow(QMainWindow):
         if self.session is not None:
             session, self.session = self.session, None
             try:
-                session.close()
-            except Exception as exc:  # closing must never crash the window
-                self.statusBar().showMessage(f"The save did not close cleanly: {exc}", 8000)
+                session.close()  # the last step's transaction, written while its result was painted, first
+            except Exception as exc:  # closing must never crash the window; a step not saved must be told
+                self.error("The last step was not saved", f"The save did not close cleanly: {exc}")
         self._update_title()
 
     def show_workshop(self) -> None:

@@ -64,6 +64,7 @@ def main() -> int:
         prof = cProfile.Profile() if a.profile is not None else None
         times: dict[str, list[float]] = defaultdict(list)
         cpu: list[float] = []
+        cpus: dict[str, list[float]] = defaultdict(list)
         kinds: dict[str, list[float]] = defaultdict(list)
         for _ in range(a.steps):
             if session.phase is Phase.OVER:
@@ -83,6 +84,7 @@ def main() -> int:
                 prof.disable()
             ms = (time.perf_counter() - t0) * 1000
             cpu.append((time.process_time() - c0) * 1000)
+            cpus[phase].append(cpu[-1])
             times[phase].append(ms)
             kinds[f"{phase}:{action.kind}"].append(ms)
         session.close()
@@ -90,15 +92,15 @@ def main() -> int:
 
         def line(label: str, ts: list[float]) -> str:
             ts = sorted(ts)
-            p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
-            p99 = ts[min(len(ts) - 1, int(0.99 * len(ts)))]
-            return f"{label:<14} n={len(ts):<5} median {statistics.median(ts):6.1f} ms   p95 {p95:6.1f} ms   " \
-                   f"p99 {p99:6.1f} ms   worst {ts[-1]:6.1f} ms"  # fmt: skip
+            p90, p95, p99 = (ts[min(len(ts) - 1, int(q * len(ts)))] for q in (0.90, 0.95, 0.99))
+            return f"{label:<20} n={len(ts):<5} median {statistics.median(ts):6.1f} ms   p90 {p90:6.1f} ms   " \
+                   f"p95 {p95:6.1f} ms   p99 {p99:6.1f} ms   worst {ts[-1]:6.1f} ms"  # fmt: skip
 
         print(line("all", every))
         print(line("all, CPU", cpu))
         for phase, ts in sorted(times.items()):
             print(line(phase, ts))
+            print(line(f"{phase}, CPU", cpus[phase]))
         slow = sorted(kinds.items(), key=lambda kv: -max(kv[1]))[:6]
         print("slowest kinds: " + ", ".join(f"{k} {max(v):.0f} ms" for k, v in slow))
         over = sum(1 for t in every if t > GOAL_MS)

@@ -273,6 +273,7 @@ class ChronicleScreen(QWidget):
         from desktop.persistence import chronicle
 
         if self.session is not None:
+            self.session.flush()  # the last step's transaction is in the file
             return chronicle(self.session.save, fmt)
         save: SaveFile
         from desktop.persistence import SaveFile

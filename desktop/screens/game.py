@@ -253,6 +253,8 @@ class GameScreen(QWidget):
         from desktop.settings import Settings
 
         self.session = session
+        # each step's transaction is written while the window paints it; the next step waits for it (Session.flush)
+        session.background_saves = True
         self.settings = settings if settings is not None else Settings()
         self.setProperty("role", "screen")
         self.setObjectName("game_screen")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -66,6 +66,7 @@ class ActionButton(QPushButton):
         self.setCursor(Qt.CursorShape.PointingHandCursor if action.available else Qt.CursorShape.ArrowCursor)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self._hint_width = -1
+        self._heights: dict[int, int] = {}  # sizeHint's height by width, for the action shown
         row = QHBoxLayout(self)
         row.setContentsMargins(10, 4, 10, 4)
         row.setSpacing(8)
@@ -126,6 +127,7 @@ class ActionButton(QPushButton):
                 w.style().unpolish(w)
                 w.style().polish(w)
         self._hint_width = -1
+        self._heights.clear()
         self.updateGeometry()
 
     def text_height(self, width: int) -> int:
@@ -140,13 +142,22 @@ class ActionButton(QPushButton):
         return max(30, h + 10)
 
     def sizeHint(self) -> QSize:
-        return QSize(260, self.text_height(max(self.width(), 260)))
+        width = max(self.width(), 260)
+        h = self._heights.get(width)
+        if h is None:  # the layouts ask hundreds of times a step, for a handful of widths: measured once each
+            h = self._heights[width] = self.text_height(width)
+        return QSize(260, h)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         if event.size().width() != self._hint_width:
             self._hint_width = event.size().width()
             self.updateGeometry()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._heights.clear()  # another text size or style: the lines wrap anew
+        super().changeEvent(event)
 
     def minimumSizeHint(self) -> QSize:
         return QSize(160, self.sizeHint().height())
@@ -171,10 +182,16 @@ class ActionList(QWidget):
         self.scroller.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the buttons inside, not to the area
         self.scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         outer.addWidget(self.scroller)
-        self.empty = QLabel("Nothing to do here.")
+        # one page for the scroll area's whole life: a step moves its buttons about, never swaps it (see _rebuild)
+        self._inner = QWidget()
+        col = QVBoxLayout(self._inner)
+        col.setContentsMargins(2, 2, 6, 2)
+        col.setSpacing(4)
+        self.scroller.setWidget(self._inner)
+        self._heads: list[QLabel] = []
+        self.empty = QLabel("Nothing to do here.", self._inner)
         self.empty.setProperty("role", "muted")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self._inner: QWidget | None = None
         self._rebuild([], None, None)
 
     # --- contents ----------------------------------------------------------------------------------------
@@ -232,37 +249,70 @@ class ActionList(QWidget):
         return sections
 
     def _rebuild(self, actions: list[Action], kinds: Sequence[str] | None, groups: Groups | None) -> None:
-        self._actions = list(actions)
-        self._buttons = []
-        inner = QWidget()
-        col = QVBoxLayout(inner)
-        col.setContentsMargins(2, 2, 6, 2)
-        col.setSpacing(4)
+        """Lay out ``actions`` anew: the headings and buttons already there are moved into their new places and
+        show their new actions (a button only ever shows actions of its own availability: one enabled or disabled
+        in place, inside its own click's handler, crashed Qt), and only what is missing is built.  Building every
+        button anew, styling it and swapping the scroll area's page was most of a step's time (#16.12)."""
+        inner = self._inner
+        col = inner.layout()
+        assert isinstance(col, QVBoxLayout)
+        while col.count():
+            col.takeAt(0)  # the widgets stay, out of the layout until placed again
+        spare: dict[bool, list[ActionButton]] = {True: [], False: []}
+        for b in self._buttons:
+            spare[b.action.available].append(b)
+        by_id = {b.action.id: b for b in self._buttons}
+        heads = {str(h.property("title")): h for h in self._heads}
+        self._buttons, self._heads = [], []
         sections = [(title, acts) for title, acts in self._sections(actions, groups) if acts]
-        numbers = iter(n for _, n in self._numbers(sections))
+        numbered = self._numbers(sections)
+        numbers = iter(n for _, n in numbered)
+        # the button that showed an action keeps it (the keys' focus stays on it); the others take the spare ones
+        keep = {a.id for a, _ in numbered if a.id in by_id and by_id[a.id].action.available == a.available}
+        for b in list(spare[True]) + list(spare[False]):
+            if b.action.id in keep:
+                spare[b.action.available].remove(b)
         ordered: list[Action] = []
         for title, acts in sections:
             if title:
-                head = QLabel(title.upper())
-                head.setProperty("role", "gold")
-                head.setObjectName("group_heading")
+                head = heads.pop(title, None)
+                if head is None:
+                    head = QLabel(title.upper(), inner)
+                    head.setProperty("role", "gold")
+                    head.setProperty("title", title)
+                    head.setObjectName("group_heading")
                 head.setContentsMargins(2, 8 if ordered else 0, 0, 0)
                 col.addWidget(head)
+                head.show()
+                self._heads.append(head)
             for a in acts:
-                btn = ActionButton(a, next(numbers), inner)
-                btn.clicked.connect(lambda _=False, b=btn: self._choose(b.action))  # the action it shows now
+                n = next(numbers)
+                old = by_id.get(a.id) if a.id in keep else None
+                btn = old if old is not None else (spare[a.available].pop(0) if spare[a.available] else None)
+                if btn is None:
+                    btn = ActionButton(a, n, inner)
+                    btn.clicked.connect(lambda _=False, b=btn: self._choose(b.action))  # the action it shows now
+                else:
+                    btn.set_action(a, n)
                 col.addWidget(btn)
+                btn.show()
                 self._buttons.append(btn)
                 ordered.append(a)
+        for b in spare[True] + spare[False]:
+            b.hide()
+            b.deleteLater()
+        for h in heads.values():
+            h.hide()
+            h.deleteLater()
         if not ordered:
-            self.empty = QLabel("Nothing to do here.")
-            self.empty.setProperty("role", "muted")
-            self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
             col.addWidget(self.empty)
+            self.empty.show()
+        else:
+            self.empty.hide()
         col.addStretch(1)
+        for upper, lower in zip(self._buttons, self._buttons[1:], strict=False):
+            QWidget.setTabOrder(upper, lower)  # Tab goes down the list as shown, the moved buttons too
         self._actions = ordered
-        self.scroller.setWidget(inner)
-        self._inner = inner
 
     # --- reading and driving -------------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ from rules.character import Condition
 
 if TYPE_CHECKING:
     from desktop.session import Session
-    from rules.gm.state import Member
+    from rules.gm.state import Campaign, Member
 
 AVAILABLE, FATIGUED, WOUNDED = "■", "◩", "✖"
 
@@ -214,37 +214,66 @@ class MemberCard(QFrame):
 
     def status_line(self, m: Member) -> str:
         """Light carried, combat tokens, insight: the small print under the dice."""
-        c = self.session.campaign
-        ch = m.adv.character
-        col = COLORS
-        bits: list[str] = []
-        exp = c.expedition
-        if m.lit:
-            die = exp.light_burns.get(m.id) if exp is not None else None
-            use = f" Ud{die}" if die else ""
-            bits.append(f"<span style='color:{col['gold']}'>☼ {escape(m.lit)}{use}</span>")
-        cs = c.combat
-        if cs is not None:
-            try:
-                f = cs.fighter(m.id)
-            except KeyError:
-                f = None
-            if f is not None:
-                toks = []
-                if f.actions:
-                    toks.append(f"{f.actions} act")
-                if f.dodge:
-                    toks.append(f"{f.dodge} dodge")
-                if f.shield:
-                    toks.append(f"{f.shield} shield")
-                if f.stun:
-                    toks.append(f"{f.stun} stun")
-                if f.fast:
-                    toks.append("fast")
-                if toks:
-                    bits.append(f"<span style='color:{col['ink']}'>{' · '.join(toks)}</span>")
-        bits.append(f"<span style='color:{col['muted']}'>insight {ch.insight}</span>")
-        return " &nbsp; ".join(bits)
+        return status_line(self.session.campaign, m)
+
+
+def status_line(c: Campaign, m: Member) -> str:
+    """Light carried, combat tokens, insight: the small print under a card's dice."""
+    ch = m.adv.character
+    col = COLORS
+    bits: list[str] = []
+    exp = c.expedition
+    if m.lit:
+        die = exp.light_burns.get(m.id) if exp is not None else None
+        use = f" Ud{die}" if die else ""
+        bits.append(f"<span style='color:{col['gold']}'>☼ {escape(m.lit)}{use}</span>")
+    cs = c.combat
+    if cs is not None:
+        try:
+            f = cs.fighter(m.id)
+        except KeyError:
+            f = None
+        if f is not None:
+            toks = []
+            if f.actions:
+                toks.append(f"{f.actions} act")
+            if f.dodge:
+                toks.append(f"{f.dodge} dodge")
+            if f.shield:
+                toks.append(f"{f.shield} shield")
+            if f.stun:
+                toks.append(f"{f.stun} stun")
+            if f.fast:
+                toks.append("fast")
+            if toks:
+                bits.append(f"<span style='color:{col['ink']}'>{' · '.join(toks)}</span>")
+    bits.append(f"<span style='color:{col['muted']}'>insight {ch.insight}</span>")
+    return " &nbsp; ".join(bits)
+
+
+def card_face(c: Campaign, m: Member) -> str:
+    """Everything :meth:`MemberCard.build` shows of ``m``, as a string: a step that leaves it as it was leaves the
+    card as it was (a torch's burning, a move on the fight's grid, an item used change a member but not the card,
+    and rebuilding it cost 10-30 ms).  Kept beside ``build``: a part added there is added here."""
+    ch = m.adv.character
+    attrs = [(a.value, ch.attrs[a].score, ch.attrs[a].fatigue, ch.attrs[a].wounds, ch.attrs[a].proficiency,
+              ch.attrs[a].available) for a in ATTRS]  # fmt: skip
+    return repr(
+        (
+            m.id,
+            m.name,
+            ch.silver,
+            m.adv.klass,
+            m.adv.background,
+            m.adv.school,
+            m.adv.god,
+            ch.condition.value,
+            attrs,
+            sorted(ch.afflictions),
+            sorted(ch.traumas),
+            status_line(c, m),
+        )
+    )
 
 
 class PartyPanel(QWidget):
@@ -276,12 +305,7 @@ class PartyPanel(QWidget):
         """What the panel shows, as strings: the roster (who, in what order, and the fallen) and each card's
         contents.  A step that changes none of it redraws nothing; one that changes a card redraws that card."""
         c = self.session.campaign
-        exp = c.expedition
-        burns = dict(exp.light_burns) if exp is not None else {}
-        fighters = {f.id: f for f in c.combat.fighters} if c.combat is not None else {}
-        # the dataclasses' own repr (every field, no field left out of it in rules/): a tenth of the time of
-        # serialising the members as the save does (~20 ms of every step)
-        cards = {m.id: repr((m, burns.get(m.id), fighters.get(m.id), c.phase.value)) for m in c.party}
+        cards = {m.id: card_face(c, m) for m in c.party}
         roster = repr(([m.id for m in c.party], [(m.name, m.fate) for m in c.fallen], c.combat is not None))
         return roster, cards
 

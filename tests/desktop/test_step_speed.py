@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
-from desktop.widgets.action_list import ActionList
+from desktop.widgets.action_list import ActionButton, ActionList
 from rules.gm.events import Action, Cost
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -48,11 +49,30 @@ def test_a_list_of_the_same_layout_updates_its_buttons_in_place(qtbot: Any) -> N
                                reason="The door is open.")]  # fmt: skip
     lst.set_actions(shut, groups=GROUPS)
     rebuilt = lst.buttons()
-    assert rebuilt[0] is not after[0] and not rebuilt[1].isEnabled() and rebuilt[1].number is None
+    assert rebuilt[1] is not after[1] and not rebuilt[1].isEnabled() and rebuilt[1].number is None
     assert rebuilt[1].property("unavailable") is True
-    third = second[:1]  # another layout (one button fewer): built anew
+    assert rebuilt[0] is after[0]  # ...but only that one: the button of an action still there is moved, not built
+    page = lst.scroller.widget()
+    third = [Action("move:9", "move", "Go to room 9", Cost(turns=1)), *shut]  # another layout: one button more
     lst.set_actions(third, groups=GROUPS)
-    assert len(lst.buttons()) == 1 and lst.buttons()[0] is not rebuilt[0]
+    now = lst.buttons()
+    assert len(now) == 3 and now[1] is rebuilt[0] and now[2] is rebuilt[1]  # move:5 and force:6 kept, moved down
+    assert [b.number for b in now] == [1, 2, None] and now[0].objectName() == "action:move:9"
+    assert lst.scroller.widget() is page  # the scroll area keeps its page: nothing is swapped and styled anew
+    assert [w.text() for w in page.findChildren(QLabel, "group_heading") if w.isVisibleTo(page)] == ["MOVE", "DOORS"]
+    lst.set_actions(second[:1], groups=GROUPS)  # one button fewer: the others are hidden and go
+    assert len(lst.buttons()) == 1 and lst.buttons()[0] is now[1]
+    assert [b for b in page.findChildren(ActionButton) if b.isVisibleTo(page)] == [now[1]]
+    assert [w.text() for w in page.findChildren(QLabel, "group_heading") if w.isVisibleTo(page)] == ["MOVE"]
+    # Tab goes down the list in the order shown, moved buttons included
+    lst.set_actions(third, groups=GROUPS)
+    order = lst.buttons()
+    chain, w = [], order[0]
+    for _ in range(40):
+        if isinstance(w, ActionButton) and w.isVisibleTo(page):
+            chain.append(w)
+        w = w.nextInFocusChain()
+    assert chain[:3] == order
 
 
 def test_the_party_card_is_redrawn_when_a_member_changes(qtbot: Any, tmp_path: Path) -> None:
@@ -69,4 +89,15 @@ def test_the_party_card_is_redrawn_when_a_member_changes(qtbot: Any, tmp_path: P
     m.adv.character.silver += 7
     panel.refresh()
     assert panel.cards[m.id] is not card and panel.cards[s.campaign.party[1].id] is not None
+    card = panel.cards[m.id]
+    assert card.findChild(QLabel, "silver").text() == f"{m.adv.character.silver} s"
+    m.joined_day += 3  # a change the card does not show: the card stays
+    panel.refresh()
+    assert panel.cards[m.id] is card
+    from rules.attributes import ATTRS
+
+    m.adv.character.attrs[ATTRS[0]].fatigue += 1  # one it shows (a die marked fatigued): drawn again
+    panel.refresh()
+    assert panel.cards[m.id] is not card
+    assert "◩" in panel.cards[m.id].findChild(QLabel, f"dice:{ATTRS[0].value}").text()
     s.close()
