@@ -92,7 +92,7 @@ def play_out(gm: GM, first: str | None, c: Course, runs: int = RUNS, *, need: tu
             events = g.apply(first) if first is not None else []
             steps = 0
             while copy_.phase is Phase.COMBAT and steps < MAX_STEPS:
-                action = suggest(g)
+                action = suggest(g, lean=True)
                 if action is None:
                     break
                 events = g.apply(action)

@@ -194,6 +194,10 @@ def actions(gm: GM) -> list[Action]:
     if cs is None:
         return []
     out: list[Action] = []
+    if gm.lean:  # the first who may act, what they can do (GM.legal_actions)
+        for f, who in actors(gm, cs)[:1]:
+            out += [a for a in fighter_actions(gm, cs, f, who) if a.available]
+        return out
     for f, who in actors(gm, cs):
         out += fighter_actions(gm, cs, f, who)
     return out

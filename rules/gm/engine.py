@@ -56,10 +56,20 @@ class GM(Services):
     #: and campaign it was made on, and its actions by id.
     _listed: tuple[int, int, dict[str, Action]] | None = None
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self, *, lean: bool = False) -> list[Action]:
+        """What the player may do now, and what not and why.
+
+        ``lean``: for a program that only picks among the available actions and reads their ids, kinds, targets,
+        params and costs (the autoplay, above all in the copies its lookahead plays out): in a fight, only the
+        available actions of the first adventurer who may act (the others' would be listed after theirs), and
+        labels without their odds.  The same choice of the same actions, listed several times faster."""
         if self.c.phase is Phase.OVER:
             return []
-        out = self.procedures.phases[self.c.phase].actions(self)
+        self.lean = lean
+        try:
+            out = self.procedures.phases[self.c.phase].actions(self)
+        finally:
+            self.lean = False
         self._listed = (self.c.stats.steps, id(self.c), {a.id: a for a in out})
         return out
 

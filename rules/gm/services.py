@@ -154,6 +154,9 @@ class GM:
         self.rng: Random = rng_from(campaign.rng)
         self.events: list[Event] = []
         self._sites: dict[str, Site] = {}
+        #: True while a lean listing is made (:meth:`rules.gm.engine.GM.legal_actions`): listers may then leave
+        #: out what only a person reads (labels' odds) and what the lean listing drops anyway
+        self.lean = False
 
     # --- events ------------------------------------------------------------------------------------
 
