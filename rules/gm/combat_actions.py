@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from rules.attributes import ATTRS, Attr
@@ -154,7 +155,7 @@ def offer(
         id_,
         kind,
         label,
-        Cost(actions=actions, silver=silver, items=items),
+        _cost(actions, silver, items),
         reason is None,
         reason,
         who=who.id,
@@ -162,6 +163,12 @@ def offer(
         params=params,
         rule=rule,
     )
+
+
+@lru_cache(maxsize=256)
+def _cost(actions: int, silver: int, items: tuple[str, ...]) -> Cost:
+    """A cost, made once (a :class:`Cost` is frozen; a fight's listing offers the same few hundreds of times)."""
+    return Cost(actions=actions, silver=silver, items=items)
 
 
 # --- listing ------------------------------------------------------------------------------------------------

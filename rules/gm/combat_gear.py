@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.attributes import Attr
 from rules.content.registry import Content
-from rules.content.schema_equipment import Shield, Weapon
+from rules.content.schema_equipment import Item, Shield, Weapon
 from rules.gm.combat_state import Fighter
 from rules.gm.gear import carries, kits
 from rules.inventory import HANDS, Carried
@@ -91,6 +91,16 @@ def _kit_attacks_build(content: Content) -> dict[str, str]:
             if it.custom and it.attack and it.name:
                 out[it.name.lower()] = it.attack
     return out
+
+
+def _item_attacks_build(content: Content) -> list[Item]:
+    return [thing for thing in content.items.items if thing.attack is not None]
+
+
+def _item_attacks(content: Content) -> list[Item]:
+    """The items that attack (thrown flasks, holy water), in the items' order."""
+    result: list[Item] = _memo("item_attacks", content, _item_attacks_build)
+    return result
 
 
 def _weapons(content: Content) -> dict[str, Weapon]:
@@ -219,9 +229,10 @@ def weapon_arms(gm: GM, member: Member) -> list[Arm]:
         if kit_notation is not None and item.name not in seen:
             seen.add(item.name)
             arms.append(Arm(key=item.name, name=item.name, attack=parse_attack(kit_notation), reach=1))
-    for thing in gm.content.items.items:
+    carried = {i.name.lower() for i in member.adv.inventory.items}
+    for thing in _item_attacks(gm.content):
         used = thing.attack
-        if used is None or thing.name in seen or member.adv.inventory.find(thing.name) is None:
+        if used is None or thing.name in seen or thing.name.lower() not in carried:
             continue
         seen.add(thing.name)
         reach, _ = _reach(used.range)
