@@ -15,6 +15,9 @@ clients import: the desktop, the autoplay (:mod:`rules.autoplay`), the tests.
 
 from __future__ import annotations
 
+from random import Random
+from typing import Self
+
 from rules.checks import RuleError
 from rules.gm import camp, combat, combat_flow, exploration, interlude
 from rules.gm.events import Action, Event
@@ -75,10 +78,21 @@ class GM(Services):
 
     def _legal_by_id(self, action: str | Action) -> dict[str, Action]:
         listed = self._listed
-        if (isinstance(action, Action) and listed is not None and listed[0] == self.c.stats.steps
-                and listed[1] == id(self.c) and listed[2].get(action.id) is action):
-            return listed[2]  # the caller hands back an action of the listing made on this very step
+        if listed is not None and listed[0] == self.c.stats.steps and listed[1] == id(self.c):
+            if isinstance(action, Action) and listed[2].get(action.id) is action:
+                return listed[2]  # the caller hands back an action of the listing made on this very step
+            if isinstance(action, str) and action in listed[2]:
+                return listed[2]  # or names one (a lean listing leaves some out: those are listed again)
         return {a.id: a for a in self.legal_actions()}
+
+    def fork(self, rng: Random) -> Self:
+        """A GM over a deep copy of the campaign (:meth:`rules.gm.services.GM.fork`); the listing made on this
+        very step goes along (the copy's state is the same), so the copy's first step need not list again."""
+        other = super().fork(rng)
+        listed = self._listed
+        if listed is not None and listed[0] == self.c.stats.steps and listed[1] == id(self.c):
+            other._listed = (listed[0], id(other.c), listed[2])
+        return other
 
     def apply(self, action: str | Action, *, tester: str | None = None) -> list[Event]:
         """Do one step; return what happened.  Unknown or unavailable actions raise :class:`RuleError`.
