@@ -85,7 +85,7 @@ def play_out(gm: GM, first: str | None, c: Course, runs: int = RUNS, *, need: tu
     won = deaths = dying = played = 0
     with _testing(c):
         for k in range(runs):
-            g = gm.fork(Random(base + k))
+            g = gm.fork(Random(base + k), what_if=True)
             copy_ = g.c
             before = copy_.stats.deaths
             outcome = None

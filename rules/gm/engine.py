@@ -85,10 +85,10 @@ class GM(Services):
                 return listed[2]  # or names one (a lean listing leaves some out: those are listed again)
         return {a.id: a for a in self.legal_actions()}
 
-    def fork(self, rng: Random) -> Self:
+    def fork(self, rng: Random, *, what_if: bool = False) -> Self:
         """A GM over a deep copy of the campaign (:meth:`rules.gm.services.GM.fork`); the listing made on this
         very step goes along (the copy's state is the same), so the copy's first step need not list again."""
-        other = super().fork(rng)
+        other = super().fork(rng, what_if=what_if)
         listed = self._listed
         if listed is not None and listed[0] == self.c.stats.steps and listed[1] == id(self.c):
             other._listed = (listed[0], id(other.c), listed[2])

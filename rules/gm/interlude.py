@@ -396,7 +396,8 @@ def start(gm: GM, *, returning: bool) -> None:
             settlement=c.settlement, returning=returning)  # fmt: skip
     bounty = _pay_bounties(gm)
     _interlude_skills(gm)
-    _tidy_board(gm)
+    if not gm.what_if:  # a copy looking ahead ends here (GM.what_if)
+        _tidy_board(gm)
     if returning:
         c.interlude.step = "sleep"
         if back:

@@ -157,6 +157,10 @@ class GM:
         #: True while a lean listing is made (:meth:`rules.gm.engine.GM.legal_actions`): listers may then leave
         #: out what only a person reads (labels' odds) and what the lean listing drops anyway
         self.lean = False
+        #: a copy made to see how a fight plays out (:meth:`fork` with ``what_if``): once the party is back in
+        #: the settlement nothing more is asked of it, so the settlement skips what only later days read (the job
+        #: board's new dungeons, each generated whole: most of the time of a copy whose party fled)
+        self.what_if = False
 
     # --- events ------------------------------------------------------------------------------------
 
@@ -165,14 +169,16 @@ class GM:
         self.events.append(ev)
         return ev
 
-    def fork(self, rng: Random) -> Self:
+    def fork(self, rng: Random, *, what_if: bool = False) -> Self:
         """A GM over a deep copy of the campaign that rolls ``rng``'s dice and decides for itself (the
-        autoplay's decider); it shares the dungeons already built, which never change."""
+        autoplay's decider); it shares the dungeons already built, which never change.  ``what_if``: the copy
+        is played only until the party is back in a settlement (:attr:`what_if`)."""
         # a pickle round trip is a deep copy (shared objects stay shared) about four times as fast as
         # copy.deepcopy on a campaign: the autoplay forks it for every copy of a fight it plays out
         other = type(self)(pickle.loads(pickle.dumps(self.c, pickle.HIGHEST_PROTOCOL)), self.content, self.maker)
         other.rng = rng
         other._sites = self._sites
+        other.what_if = what_if
         return other
 
     # --- where we are -------------------------------------------------------------------------------
