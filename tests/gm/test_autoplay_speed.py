@@ -95,3 +95,21 @@ def test_the_shortcuts_play_the_same_campaign_event_for_event(monkeypatch: pytes
     slow, _ = _digest(monkeypatch, seed=1, expeditions=2)
     assert len(fast) > 300
     assert fast == slow
+
+
+@pytest.mark.parametrize(
+    ("monsters", "party", "surprise"),
+    [([("Plagued Rat", 2)], 2, None), ([("Freshly Risen Corpse", 4)], 2, "enemies"), ([("Giant Rat", 3)], 1, None),
+     ([("Freshly Risen Corpse", 2)], 3, None)],
+)
+def test_fight_or_leave_stops_early_with_the_choice_all_the_copies_make(
+    monsters: list[tuple[str, int]], party: int, surprise: str | None
+) -> None:
+    from rules.autoplay import lookahead
+
+    gm = arena(monsters, party=party, surprise=surprise)
+    stay = lookahead.play_out(gm, None, "fight", lookahead.PLAN_RUNS)
+    go = lookahead.play_out(gm, None, "leave", lookahead.PLAN_RUNS)
+    worth = lookahead.WIN_WORTH
+    full = "fight" if stay.deaths - worth * stay.won <= go.deaths - worth * go.won else "leave"
+    assert lookahead.plan(gm, cs_of(gm)) == full
