@@ -150,8 +150,26 @@ def shield_of(gm: GM, member: Member) -> tuple[Carried, Shield] | None:
     return None
 
 
+_ARMS: dict[tuple[Any, ...], tuple[Arm, ...]] = {}
+
+
 def weapon_arms(gm: GM, member: Member) -> list[Arm]:
-    """Attacks with the weapons in hand (equipped), kit weapons carried, and thrown items."""
+    """Attacks with the weapons in hand (equipped), kit weapons carried, and thrown items.
+
+    Made once for what they depend on (the content, the items carried: names, places, in hand or not, and the
+    weapon Living ashes were rubbed on): a fight's every listing, and the autoplay's every choice, asks anew."""
+    exp = gm.c.expedition
+    key = (id(gm.content), exp.ashes.get(member.id) if exp is not None else None,
+           tuple((i.name, i.place, i.equipped) for i in member.adv.inventory.items))  # fmt: skip
+    arms = _ARMS.get(key)
+    if arms is None:
+        if len(_ARMS) > 4096:
+            _ARMS.clear()
+        arms = _ARMS[key] = tuple(_weapon_arms(gm, member))  # (the content is held by _memo: its id stays its own)
+    return list(arms)
+
+
+def _weapon_arms(gm: GM, member: Member) -> list[Arm]:
     arms: list[Arm] = []
     table = _weapons(gm.content)
     held = in_hands(member)
