@@ -86,8 +86,8 @@ def play_out(gm: GM, first: str | None, c: Course, runs: int = RUNS, *, need: tu
     base = zlib.crc32(f"{gm.c.seed}:{gm.c.stats.steps}:{first}:{c}".encode())
     won = deaths = dying = played = 0
     with _testing(c):
-        for k in range(runs):
-            g = gm.fork(Random(base + k), what_if=True)
+        copies = gm.forks((Random(base + k) for k in range(runs)), what_if=True)
+        for k, g in enumerate(copies):
             copy_ = g.c
             before = copy_.stats.deaths
             outcome = None

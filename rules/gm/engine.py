@@ -30,7 +30,7 @@ from rules.gm.services import (
     armour_parts,
     store_armour,
 )
-from rules.gm.state import Phase, rng_state
+from rules.gm.state import Campaign, Phase, rng_state
 
 __all__ = ["GM", "PROCEDURES", "AutoDecider", "Decider", "armour_parts", "store_armour"]
 
@@ -85,10 +85,10 @@ class GM(Services):
                 return listed[2]  # or names one (a lean listing leaves some out: those are listed again)
         return {a.id: a for a in self.legal_actions()}
 
-    def fork(self, rng: Random, *, what_if: bool = False) -> Self:
-        """A GM over a deep copy of the campaign (:meth:`rules.gm.services.GM.fork`); the listing made on this
-        very step goes along (the copy's state is the same), so the copy's first step need not list again."""
-        other = super().fork(rng, what_if=what_if)
+    def _forked(self, campaign: Campaign, rng: Random, what_if: bool) -> Self:
+        """A copy (:meth:`rules.gm.services.GM.fork`); the listing made on this very step goes along (the
+        copy's state is the same), so the copy's first step need not list again."""
+        other = super()._forked(campaign, rng, what_if)
         listed = self._listed
         if listed is not None and listed[0] == self.c.stats.steps and listed[1] == id(self.c):
             other._listed = (listed[0], id(other.c), listed[2])

@@ -19,7 +19,7 @@ and "let the GM decide" player.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from random import Random
 from typing import Any, Protocol, Self
@@ -139,8 +139,15 @@ class GM:
     PROCEDURES: Procedures | None = None
 
     def __init__(
-        self, campaign: Campaign, content: Content, maker: DungeonMaker, decider: Decider | None = None
+        self,
+        campaign: Campaign,
+        content: Content,
+        maker: DungeonMaker,
+        decider: Decider | None = None,
+        *,
+        rng: Random | None = None,
     ) -> None:
+        """``rng``: the dice to roll instead of the campaign's saved generator (a copy's own)."""
         if self.PROCEDURES is None:
             raise RuleError("build the GM from rules.gm.engine: the procedures are wired there")
         self.procedures: Procedures = self.PROCEDURES
@@ -151,7 +158,7 @@ class GM:
         #: the adventurer the player chose to make the step's test (:meth:`rules.gm.engine.GM.apply`); taken by
         #: the first :func:`best` that may use them, then forgotten.  Not saved: it lives for one step.
         self.tester: str | None = None
-        self.rng: Random = rng_from(campaign.rng)
+        self.rng: Random = rng if rng is not None else rng_from(campaign.rng)
         self.events: list[Event] = []
         self._sites: dict[str, Site] = {}
         #: True while a lean listing is made (:meth:`rules.gm.engine.GM.legal_actions`): listers may then leave
@@ -175,8 +182,18 @@ class GM:
         is played only until the party is back in a settlement (:attr:`what_if`)."""
         # a pickle round trip is a deep copy (shared objects stay shared) about four times as fast as
         # copy.deepcopy on a campaign: the autoplay forks it for every copy of a fight it plays out
-        other = type(self)(pickle.loads(pickle.dumps(self.c, pickle.HIGHEST_PROTOCOL)), self.content, self.maker)
-        other.rng = rng
+        return self._forked(pickle.loads(pickle.dumps(self.c, pickle.HIGHEST_PROTOCOL)), rng, what_if)
+
+    def forks(self, rngs: Iterable[Random], *, what_if: bool = False) -> Iterator[Self]:
+        """Copies as :meth:`fork` makes them, one for each of ``rngs``, made one by one from the campaign as it
+        is now (taken once: the campaign must not change while they are made, as playing a copy never changes
+        it)."""
+        data = pickle.dumps(self.c, pickle.HIGHEST_PROTOCOL)
+        for rng in rngs:
+            yield self._forked(pickle.loads(data), rng, what_if)
+
+    def _forked(self, campaign: Campaign, rng: Random, what_if: bool) -> Self:
+        other = type(self)(campaign, self.content, self.maker, rng=rng)
         other._sites = self._sites
         other.what_if = what_if
         return other

@@ -17,6 +17,7 @@ from rules.gm import engine, interlude
 from rules.gm.combat_actions import actors
 from rules.gm.events import Action
 from rules.gm.services import GM as Services
+from rules.gm.state import Campaign
 from tests.gm.test_combat import arena, cs_of
 
 
@@ -62,11 +63,11 @@ def _digest(monkeypatch: pytest.MonkeyPatch | None, seed: int, expeditions: int)
         def full(self: engine.GM, *, lean: bool = False) -> list[Action]:
             return listing(self)
 
-        def fork(self: engine.GM, rng: Random, *, what_if: bool = False) -> engine.GM:
-            return Services.fork(self, rng)
+        def forked(self: engine.GM, campaign: Campaign, rng: Random, what_if: bool) -> engine.GM:
+            return Services._forked(self, campaign, rng, False)
 
         monkeypatch.setattr(engine.GM, "legal_actions", full)
-        monkeypatch.setattr(engine.GM, "fork", fork)
+        monkeypatch.setattr(engine.GM, "_forked", forked)
     else:
         listing = engine.GM.legal_actions
 
