@@ -161,6 +161,7 @@ class GM:
         self.rng: Random = rng if rng is not None else rng_from(campaign.rng)
         self.events: list[Event] = []
         self._sites: dict[str, Site] = {}
+        self._made: dict[str, tuple[Site, str]] = {}  # job-board dungeons as generated (:meth:`keep_made`)
         #: True while a lean listing is made (:meth:`rules.gm.engine.GM.legal_actions`): listers may then leave
         #: out what only a person reads (labels' odds) and what the lean listing drops anyway
         self.lean = False
@@ -207,7 +208,8 @@ class GM:
             loc = self.c.locations[location_id]
             if not loc.data and loc.recipe:
                 r = loc.recipe
-                site, loc.data = self.maker.make(
+                made = self._made.pop(location_id, None)
+                site, loc.data = made if made is not None else self.maker.make(
                     int(r["seed"]), level=int(r["level"]), rooms=int(r["rooms"]), theme=r.get("theme"),
                     depth=int(r["depth"]),
                 )  # fmt: skip
@@ -215,6 +217,15 @@ class GM:
             else:
                 self._sites[location_id] = self.maker.load(loc.data)
         return self._sites[location_id]
+
+    def keep_made(self, location_id: str | None, site: Site | None = None, data: str = "") -> None:
+        """Keep a job-board dungeon just generated from its recipe, so that :meth:`site` need not make it again
+        when the party goes there (the same dungeon: the generator makes it identically); ``None``: forget
+        those kept (the board is made anew).  Not saved: a loaded campaign makes it again."""
+        if location_id is None:
+            self._made.clear()
+        elif site is not None:
+            self._made[location_id] = (site, data)
 
     def location(self) -> LocationState:
         if self.c.expedition is None:
