@@ -212,7 +212,15 @@ _USABLE: dict[int, tuple[Content, list[Item]]] = {}  # the content is held so th
 
 
 def potion(content: Content, name: str) -> Recipe | None:
-    return next((r for r in content.alchemy.recipes if r.name.lower() == name.lower()), None)
+    if id(content) not in _RECIPES:  # asked for each item offered in a fight (why_no_use): a table made once
+        table: dict[str, Recipe] = {}
+        for r in content.alchemy.recipes:
+            table.setdefault(r.name.lower(), r)  # the first of a name, as the scan found it
+        _RECIPES[id(content)] = (content, table)
+    return _RECIPES[id(content)][1].get(name.lower())
+
+
+_RECIPES: dict[int, tuple[Content, dict[str, Recipe]]] = {}  # the content is held so that its id is not reused
 
 
 def brew(content: Content, m: Member, recipe: Recipe) -> Carried:
