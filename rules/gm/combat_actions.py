@@ -372,7 +372,7 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
                 shot = SILVER_PER_SHOT.get(spell, 0)
                 if reason is None and shot and ch.silver < shot:
                     reason = f"Needs {shot} silver per shot: {who.name} has {ch.silver}."
-                label = f"{who.name}: cast {spell} (INT {_chance(ch, Attr.INT)} to keep it)"
+                label = f"{who.name}: cast {spell} (INT {_chance(ch, Attr.INT, lean=gm.lean)} to keep it)"
                 out.append(offer(f"cast:{f.id}:{spell}", "cast", label, f, cost, reason=reason,
                                 params=(("spell", spell),), rule=rule))  # fmt: skip
                 continue
@@ -383,7 +383,7 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
                 reason = power.ready(gm, who)
             if reason is None and power.aim == "self" and core.lasting(cs, f, spell):
                 reason = "Already in effect for this fight."
-            keep = _chance(ch, Attr.INT)
+            keep = _chance(ch, Attr.INT, lean=gm.lean)
             aims = powers.fight_targets(gm, cs, f, power)
             if not aims:  # said once, greyed, so the spell is not lost from sight
                 out.append(offer(f"cast:{f.id}:{spell}", "cast", f"{who.name}: cast {spell}", f, cost,
@@ -398,8 +398,11 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
     return out
 
 
-def _chance(ch: Character, attr: Attr, extra: int = 0) -> str:
-    """The exact odds of a plain test of ``attr`` now (``extra`` dice more), as the label shows them."""
+def _chance(ch: Character, attr: Attr, extra: int = 0, *, lean: bool = False) -> str:
+    """The exact odds of a plain test of ``attr`` now (``extra`` dice more), as the label shows them ("?" in a
+    lean listing, which no one reads)."""
+    if lean:
+        return "?"
     spec = ch.test_spec(attr, in_combat=True)
     return f"{odds(replace(spec, dice=spec.dice + extra) if extra else spec).success:.0%}"
 
@@ -425,10 +428,10 @@ def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
             why = "Needs the Divine mandate trait."
         if why is None and power.ready is not None:
             why = power.ready(gm, who)
-        answered = _chance(ch, Attr.PRE, powers.banishing_dice(gm, who, "prayer", prayer)[0])
+        answered = _chance(ch, Attr.PRE, powers.banishing_dice(gm, who, "prayer", prayer)[0], lean=gm.lean)
         for aim in powers.fight_targets(gm, cs, f, power):
             label = f"{who.name}: pray for {prayer} on {aim.whom}" + (" (desperate plea)" if exhausted and plea else "")
-            if entry is not None and entry.attack and isinstance(aim.target, Foe):
+            if entry is not None and entry.attack and isinstance(aim.target, Foe) and not gm.lean:
                 # a prayer that attacks (Cleansing Flames): answered first, then its own blow must hit
                 arm = powers.prayer_arm(entry, f)
                 hit = hit_odds(gm, cs, f, who, arm, aim.target)
@@ -546,12 +549,22 @@ def _break_free_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> lis
                   max(1, f.actions), rule=rule)]  # fmt: skip
 
 
+_QUICK: dict[int, tuple[object, list[Any]]] = {}
+
+
+def _quick_items(content: Any) -> list[Any]:
+    """The usable items that are quick and have an effect, in order (made once per content: every listing asks)."""
+    if id(content) not in _QUICK:  # (the content is held so that its id is not reused)
+        _QUICK[id(content)] = (content, [e for e in alchemy.usable_items(content) if "quick" in e.tags and e.effects])
+    return _QUICK[id(content)][1]
+
+
 @_for_fighter
 def _quick_item_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
     """A quick item (a tonic, bandages) on oneself or an ally Close."""
     out: list[Action] = []
-    for entry in alchemy.usable_items(gm.content):
-        if "quick" not in entry.tags or not entry.effects or who.adv.inventory.find(entry.name) is None:
+    for entry in _quick_items(gm.content):
+        if who.adv.inventory.find(entry.name) is None:
             continue
         for g, m in [(f, who), *_allies_close(gm, cs, f)]:
             whom = "themself" if g is f else m.name

@@ -120,5 +120,6 @@ class GM(Services):
         if self.c.expedition is not None and self.c.phase is not Phase.COMBAT:
             exploration.check_master(self)  # the master of the place fell in this step: say so at once
         self.c.stats.steps += 1
-        self.c.rng = rng_state(self.rng)
+        if not self.what_if:  # (a what-if copy is never saved nor copied: its dice's state is not kept)
+            self.c.rng = rng_state(self.rng)
         return self.events
