@@ -81,8 +81,11 @@ class GM(Services):
         if listed is not None and listed[0] == self.c.stats.steps and listed[1] == id(self.c):
             if isinstance(action, Action) and listed[2].get(action.id) is action:
                 return listed[2]  # the caller hands back an action of the listing made on this very step
-            if isinstance(action, str) and action in listed[2]:
-                return listed[2]  # or names one (a lean listing leaves some out: those are listed again)
+            if isinstance(action, str) and self.what_if and action in listed[2]:
+                # a what-if copy names an action of the listing it took along (made on its step, just before the
+                # copy: GM.forks).  Elsewhere a name is always looked up afresh: the state may have been changed
+                # between the listing and the step (a test kills someone, then recruits).
+                return listed[2]
         return {a.id: a for a in self.legal_actions()}
 
     def _forked(self, campaign: Campaign, rng: Random, what_if: bool) -> Self:

@@ -12,6 +12,7 @@ import pytest
 
 from dungeon_gen.site import GeneratedDungeons
 from rules.autoplay.simulate import run
+from rules.character import Condition
 from rules.content.registry import load_content
 from rules.gm import engine, interlude
 from rules.gm.combat_actions import actors
@@ -41,11 +42,17 @@ def test_a_copy_applies_a_step_listed_before_it_was_made_and_its_dice_stay_its_o
     gm = arena([("Plagued Rat", 2)], party=2, surprise="party")
     listed = gm.legal_actions()
     end = next(a for a in listed if a.kind == "end")
-    a, b = gm.fork(Random(5)), gm.fork(Random(5))
+    a, b = gm.fork(Random(5), what_if=True), gm.fork(Random(5), what_if=True)
     b._listed = None  # this one lists again
     assert [e.to_dict() for e in a.apply(end.id)] == [e.to_dict() for e in b.apply(end.id)]
     with pytest.raises(Exception, match="not an action here"):
-        gm.fork(Random(5)).apply("fly:away")
+        gm.fork(Random(5), what_if=True).apply("fly:away")
+    # outside a what-if copy a name is looked up afresh: the state may have changed since the listing
+    second = gm.c.party[1]
+    assert f"end:{second.id}" in {a.id for a in gm.legal_actions()}
+    second.adv.character.condition = Condition.DEAD
+    with pytest.raises(Exception, match="not an action here"):
+        gm.apply(f"end:{second.id}")
 
 
 def _digest(monkeypatch: pytest.MonkeyPatch | None, seed: int, expeditions: int) -> tuple[list[str], dict[str, int]]:
