@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from functools import cache
 from random import Random
 from typing import Any
 
@@ -377,7 +378,10 @@ def loot_for(plan: LevelPlan, rng: Random, values: dict[str, Any], *, rich: bool
     return out
 
 
+@cache
 def _item_rarity(name: str) -> str:
+    """The rarity of an item of the book's tables (looked up once per name: every loot roll of every level
+    asked, a fifth of the job board's time)."""
     from rules.content.registry import load_content
 
     c = load_content()

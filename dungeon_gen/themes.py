@@ -933,9 +933,10 @@ def load_themes(directory: Path | None = None, content: Content | None = None) -
 
 @cache
 def _load_cached(root: Path) -> dict[str, Theme]:
-    from rules.content.registry import load_content
-
-    return _load(root, load_content())
+    paths = sorted(root.glob("*.toml"))
+    if not paths:
+        raise ContentError(f"{root}: no theme files (*.toml)")
+    return {p.stem: _shelved(root, p.stem) for p in paths}  # each read once, whether asked for alone or all
 
 
 def _load(root: Path, content: Content) -> dict[str, Theme]:

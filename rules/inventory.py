@@ -142,12 +142,22 @@ class Inventory:
     def room_for(self, item: Carried) -> str | None:
         """The place :meth:`add` would put ``item`` in (liquid containers first for a liquid, then the
         containers, then a hand that wields nothing); None when it fits nowhere."""
+        used: dict[str, int] = {}
+        wielded: set[str] = set()
+        for i in self.items:  # one pass over the items (this is asked for every gift the listing offers)
+            used[i.place] = used.get(i.place, 0) + i.slots
+            if i.place in HANDS and (i.equipped or is_grip(i)):
+                wielded.add(i.place)
         order = [p for p in self.places if p.container and p.liquid_only and item.liquid]
         order += [p for p in self.places if p.container and not p.liquid_only]
         # a hand that wields something takes nothing more (R182): a torch bought or a spyglass looted went into a
         # hand already wielding a whip or a sword (playtests)
-        order += [p for p in self.places if p.name in HANDS and not self.wields(p.name)]
-        return next((p.name for p in order if self.fits(item, p.name)), None)
+        order += [p for p in self.places if p.name in HANDS and p.name not in wielded]
+        for p in order:  # as fits(item, p.name): a liquid-only place takes liquids, and the free slots suffice
+            first = self.place(p.name)
+            if not (first.liquid_only and not item.liquid) and first.slots - used.get(p.name, 0) >= item.slots:
+                return p.name
+        return None
 
     def remove(self, item: Carried) -> None:
         """Take out this very item: two alike (a pair of short swords) are told apart by identity, not by

@@ -104,6 +104,7 @@ class Policy:
         self.utility = utility
         self.value = lru_cache(maxsize=None)(self._value)
         self._dauntless_value = lru_cache(maxsize=None)(self._dauntless_value_uncached)
+        self._chosen = lru_cache(maxsize=None)(self._choose_uncached)  # each live roll asks for it afresh
 
     # -- search ----------------------------------------------------------------------
 
@@ -132,6 +133,12 @@ class Policy:
 
     def choose(self, main: tuple[int, ...], helper: int | None, left: tuple[int, int, int]) -> tuple[int | None, _V]:
         """The side to act's best option and its value."""
+        result: tuple[int | None, _V] = self._chosen(main, helper, left)
+        return result
+
+    def _choose_uncached(
+        self, main: tuple[int, ...], helper: int | None, left: tuple[int, int, int]
+    ) -> tuple[int | None, _V]:
         side = _side(left)
         assert side is not None
         best: tuple[int | None, _V] | None = None

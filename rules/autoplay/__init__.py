@@ -29,9 +29,12 @@ from rules.gm.state import Phase
 __all__ = ["suggest"]
 
 
-def suggest(gm: GM) -> Action | None:
-    """The autoplay's choice among the available actions of the phase (None: there is none)."""
-    actions = [a for a in gm.legal_actions() if a.available]
+def suggest(gm: GM, *, lean: bool = False) -> Action | None:
+    """The autoplay's choice among the available actions of the phase (None: there is none).
+
+    ``lean``: choose from the engine's lean listing (``GM.legal_actions(lean=True)``): the same choice, faster;
+    headless play uses it (the window shows the full listing anyway)."""
+    actions = [a for a in gm.legal_actions(lean=lean) if a.available]
     if not actions:
         return None
     phase = gm.c.phase

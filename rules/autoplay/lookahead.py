@@ -17,7 +17,7 @@ combat policy does not look ahead again; it keeps to the course being tested (:f
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from random import Random
@@ -73,26 +73,28 @@ class Outlook:
 
 
 def play_out(gm: GM, first: str | None, c: Course, runs: int = RUNS, *, need: tuple[float, float] | None = None,
-             ) -> Outlook:
+             settled: Callable[[int, int, int], bool] | None = None) -> Outlook:  # fmt: skip
     """Play the fight (started by action ``first``, or the one in progress) to its end in ``runs`` copies.
 
     ``need``: (the share of copies won, the share with a death at most) the caller asks for; the copies stop
-    as soon as the answer is no whatever the rest would show (the outlook then counts only those played)."""
+    as soon as the answer is no whatever the rest would show (the outlook then counts only those played).
+    ``settled(played, won, deaths)``: the caller's own test, after each copy, that its answer can no longer
+    change (the outlook counts those played)."""
     from rules.autoplay import suggest
     from rules.gm.state import Phase
 
     base = zlib.crc32(f"{gm.c.seed}:{gm.c.stats.steps}:{first}:{c}".encode())
     won = deaths = dying = played = 0
     with _testing(c):
-        for k in range(runs):
-            g = gm.fork(Random(base + k))
+        copies = gm.forks((Random(base + k) for k in range(runs)), what_if=True)
+        for k, g in enumerate(copies):
             copy_ = g.c
             before = copy_.stats.deaths
             outcome = None
             events = g.apply(first) if first is not None else []
             steps = 0
             while copy_.phase is Phase.COMBAT and steps < MAX_STEPS:
-                action = suggest(g)
+                action = suggest(g, lean=True)
                 if action is None:
                     break
                 events = g.apply(action)
@@ -107,6 +109,8 @@ def play_out(gm: GM, first: str | None, c: Course, runs: int = RUNS, *, need: tu
             played = k + 1
             if need is not None and (played - won > runs * (1 - need[0]) or dying > runs * need[1]):
                 break  # already more copies lost, or with a death, than the answer yes allows
+            if settled is not None and played < runs and settled(played, won, deaths):
+                break
     return Outlook(runs=played, won=won / played, deaths=deaths / played, dying=dying / played)
 
 
@@ -125,7 +129,25 @@ def plan(gm: GM, cs: CombatState) -> Course:
     if cs.plan_at == key and cs.plan:
         return cast(Course, cs.plan)
     stay = play_out(gm, None, "fight", PLAN_RUNS)
-    go = play_out(gm, None, "leave", PLAN_RUNS)
-    choice: Course = "fight" if stay.deaths - WIN_WORTH * stay.won <= go.deaths - WIN_WORTH * go.won else "leave"
+    cost = stay.deaths - WIN_WORTH * stay.won  # fighting on: lives lost, less what a win is worth
+    most = len(gm.c.party)  # the most deaths one copy can have
+    verdict: list[Course] = []
+
+    def settled(played: int, won: int, deaths: int) -> bool:
+        """Whatever the copies of leaving not yet played show, the choice is made (#14: fewer copies where the
+        answer is clear, the same answer): leaving's cost, computed as below, is at least ``low`` (none of the
+        rest with a death, all won) and at most ``high`` (all of the rest with everyone dead, none won)."""
+        rest = PLAN_RUNS - played
+        low = deaths / PLAN_RUNS - WIN_WORTH * ((won + rest) / PLAN_RUNS)
+        high = (deaths + most * rest) / PLAN_RUNS - WIN_WORTH * (won / PLAN_RUNS)
+        if cost <= low:
+            verdict.append("fight")
+        elif cost > high:
+            verdict.append("leave")
+        return bool(verdict)
+
+    if not settled(0, 0, 0):  # (fighting on won every copy with no one dead: leaving cannot do better)
+        go = play_out(gm, None, "leave", PLAN_RUNS, settled=settled)
+    choice = verdict[0] if verdict else "fight" if cost <= go.deaths - WIN_WORTH * go.won else "leave"
     cs.plan, cs.plan_at = choice, key
     return choice

@@ -38,7 +38,7 @@ def run(
     while c.phase is not Phase.OVER and steps < budget:
         if c.stats.expeditions >= target and c.phase is Phase.INTERLUDE and c.expedition is None:
             break
-        action = suggest(gm)
+        action = suggest(gm, lean=True)
         if action is None:
             break
         events = gm.apply(action)

@@ -219,12 +219,26 @@ def _potions(content: Content) -> tuple[Item, ...]:
 def usable_items(content: Content) -> list[Item]:
     """The items of the tables and the potions: what an adventurer may use, each name once (a potion the item
     tables also sell, the Healing tonic, is the tables' entry)."""
-    seen = {i.name.lower() for i in content.items.items}
-    return [*content.items.items, *(p for p in potions(content) if p.name.lower() not in seen)]
+    if id(content) not in _USABLE:  # asked for in every fighter's every listing: made once per content
+        seen = {i.name.lower() for i in content.items.items}
+        _USABLE[id(content)] = (content, [*content.items.items, *(p for p in potions(content)
+                                                                  if p.name.lower() not in seen)])  # fmt: skip
+    return _USABLE[id(content)][1]
+
+
+_USABLE: dict[int, tuple[Content, list[Item]]] = {}  # the content is held so that its id is not reused
 
 
 def potion(content: Content, name: str) -> Recipe | None:
-    return next((r for r in content.alchemy.recipes if r.name.lower() == name.lower()), None)
+    if id(content) not in _RECIPES:  # asked for each item offered in a fight (why_no_use): a table made once
+        table: dict[str, Recipe] = {}
+        for r in content.alchemy.recipes:
+            table.setdefault(r.name.lower(), r)  # the first of a name, as the scan found it
+        _RECIPES[id(content)] = (content, table)
+    return _RECIPES[id(content)][1].get(name.lower())
+
+
+_RECIPES: dict[int, tuple[Content, dict[str, Recipe]]] = {}  # the content is held so that its id is not reused
 
 
 def brew(content: Content, m: Member, recipe: Recipe) -> Carried:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from rules.attributes import ATTRS, Attr
@@ -154,7 +155,7 @@ def offer(
         id_,
         kind,
         label,
-        Cost(actions=actions, silver=silver, items=items),
+        _cost(actions, silver, items),
         reason is None,
         reason,
         who=who.id,
@@ -162,6 +163,12 @@ def offer(
         params=params,
         rule=rule,
     )
+
+
+@lru_cache(maxsize=256)
+def _cost(actions: int, silver: int, items: tuple[str, ...]) -> Cost:
+    """A cost, made once (a :class:`Cost` is frozen; a fight's listing offers the same few hundreds of times)."""
+    return Cost(actions=actions, silver=silver, items=items)
 
 
 # --- listing ------------------------------------------------------------------------------------------------
@@ -194,6 +201,10 @@ def actions(gm: GM) -> list[Action]:
     if cs is None:
         return []
     out: list[Action] = []
+    if gm.lean:  # the first who may act, what they can do (GM.legal_actions)
+        for f, who in actors(gm, cs)[:1]:
+            out += [a for a in fighter_actions(gm, cs, f, who) if a.available]
+        return out
     for f, who in actors(gm, cs):
         out += fighter_actions(gm, cs, f, who)
     return out
@@ -361,7 +372,7 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
                 shot = SILVER_PER_SHOT.get(spell, 0)
                 if reason is None and shot and ch.silver < shot:
                     reason = f"Needs {shot} silver per shot: {who.name} has {ch.silver}."
-                label = f"{who.name}: cast {spell} (INT {_keep(book, ch)} to keep it)"
+                label = f"{who.name}: cast {spell} (INT {_keep(book, ch, lean=gm.lean)} to keep it)"
                 out.append(offer(f"cast:{f.id}:{spell}", "cast", label, f, cost, reason=reason,
                                 params=(("spell", spell),), rule=rule))  # fmt: skip
                 continue
@@ -372,7 +383,7 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
                 reason = power.ready(gm, who)
             if reason is None and power.aim == "self" and core.lasting(cs, f, spell):
                 reason = "Already in effect for this fight."
-            keep = _keep(book, ch)
+            keep = _keep(book, ch, lean=gm.lean)
             aims = powers.fight_targets(gm, cs, f, power)
             if not aims:  # said once, greyed, so the spell is not lost from sight
                 out.append(offer(f"cast:{f.id}:{spell}", "cast", f"{who.name}: cast {spell}", f, cost,
@@ -387,14 +398,17 @@ def _magic_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Act
     return out
 
 
-def _keep(book: Spellbook, ch: Character) -> str:
+def _keep(book: Spellbook, ch: Character, *, lean: bool = False) -> str:
     """The odds of keeping a spell in mind: an open arcane well ("your next spell will be an automatic
     success") makes no test at all."""
-    return "100%" if book.arcane_well else _chance(ch, Attr.INT)
+    return "100%" if book.arcane_well else _chance(ch, Attr.INT, lean=lean)
 
 
-def _chance(ch: Character, attr: Attr, extra: int = 0) -> str:
-    """The exact odds of a plain test of ``attr`` now (``extra`` dice more), as the label shows them."""
+def _chance(ch: Character, attr: Attr, extra: int = 0, *, lean: bool = False) -> str:
+    """The exact odds of a plain test of ``attr`` now (``extra`` dice more), as the label shows them ("?" in a
+    lean listing, which no one reads)."""
+    if lean:
+        return "?"
     spec = ch.test_spec(attr, in_combat=True)
     return f"{odds(replace(spec, dice=spec.dice + extra) if extra else spec).success:.0%}"
 
@@ -420,10 +434,10 @@ def _prayer_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
             why = "Needs the Divine mandate trait."
         if why is None and power.ready is not None:
             why = power.ready(gm, who)
-        answered = _chance(ch, Attr.PRE, powers.banishing_dice(gm, who, "prayer", prayer)[0])
+        answered = _chance(ch, Attr.PRE, powers.banishing_dice(gm, who, "prayer", prayer)[0], lean=gm.lean)
         for aim in powers.fight_targets(gm, cs, f, power):
             label = f"{who.name}: pray for {prayer} on {aim.whom}" + (" (desperate plea)" if exhausted and plea else "")
-            if entry is not None and entry.attack and isinstance(aim.target, Foe):
+            if entry is not None and entry.attack and isinstance(aim.target, Foe) and not gm.lean:
                 # a prayer that attacks (Cleansing Flames): answered first, then its own blow must hit
                 arm = powers.prayer_arm(entry, f)
                 hit = hit_odds(gm, cs, f, who, arm, aim.target)
@@ -541,12 +555,22 @@ def _break_free_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> lis
                   max(1, f.actions), rule=rule)]  # fmt: skip
 
 
+_QUICK: dict[int, tuple[object, list[Any]]] = {}
+
+
+def _quick_items(content: Any) -> list[Any]:
+    """The usable items that are quick and have an effect, in order (made once per content: every listing asks)."""
+    if id(content) not in _QUICK:  # (the content is held so that its id is not reused)
+        _QUICK[id(content)] = (content, [e for e in alchemy.usable_items(content) if "quick" in e.tags and e.effects])
+    return _QUICK[id(content)][1]
+
+
 @_for_fighter
 def _quick_item_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
     """A quick item (a tonic, bandages) on oneself or an ally Close."""
     out: list[Action] = []
-    for entry in alchemy.usable_items(gm.content):
-        if "quick" not in entry.tags or not entry.effects or who.adv.inventory.find(entry.name) is None:
+    for entry in _quick_items(gm.content):
+        if who.adv.inventory.find(entry.name) is None:
             continue
         for g, m in [(f, who), *_allies_close(gm, cs, f)]:
             whom = "themself" if g is f else m.name

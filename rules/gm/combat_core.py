@@ -62,7 +62,10 @@ def living(gm: GM, m: Monster) -> bool:
 
 def member(gm: GM, member_id: str) -> Member | None:
     """The party member (None once dead: the dead leave the party)."""
-    return next((m for m in gm.c.party if m.id == member_id), None)
+    for m in gm.c.party:
+        if m.id == member_id:
+            return m
+    return None
 
 
 def standing(gm: GM, cs: CombatState) -> list[tuple[Fighter, Member]]:

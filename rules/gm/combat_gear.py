@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.attributes import Attr
 from rules.content.registry import Content
-from rules.content.schema_equipment import Shield, Weapon
+from rules.content.schema_equipment import Item, Shield, Weapon
 from rules.gm.combat_state import Fighter
 from rules.gm.gear import carries, kits
 from rules.inventory import HANDS, Carried
@@ -93,6 +93,16 @@ def _kit_attacks_build(content: Content) -> dict[str, str]:
     return out
 
 
+def _item_attacks_build(content: Content) -> list[Item]:
+    return [thing for thing in content.items.items if thing.attack is not None]
+
+
+def _item_attacks(content: Content) -> list[Item]:
+    """The items that attack (thrown flasks, holy water), in the items' order."""
+    result: list[Item] = _memo("item_attacks", content, _item_attacks_build)
+    return result
+
+
 def _weapons(content: Content) -> dict[str, Weapon]:
     result: dict[str, Weapon] = _memo("weapons", content, _weapons_build)
     return result
@@ -140,8 +150,26 @@ def shield_of(gm: GM, member: Member) -> tuple[Carried, Shield] | None:
     return None
 
 
+_ARMS: dict[tuple[Any, ...], tuple[Arm, ...]] = {}
+
+
 def weapon_arms(gm: GM, member: Member) -> list[Arm]:
-    """Attacks with the weapons in hand (equipped), kit weapons carried, and thrown items."""
+    """Attacks with the weapons in hand (equipped), kit weapons carried, and thrown items.
+
+    Made once for what they depend on (the content, the items carried: names, places, in hand or not, and the
+    weapon Living ashes were rubbed on): a fight's every listing, and the autoplay's every choice, asks anew."""
+    exp = gm.c.expedition
+    key = (id(gm.content), exp.ashes.get(member.id) if exp is not None else None,
+           tuple((i.name, i.place, i.equipped) for i in member.adv.inventory.items))  # fmt: skip
+    arms = _ARMS.get(key)
+    if arms is None:
+        if len(_ARMS) > 4096:
+            _ARMS.clear()
+        arms = _ARMS[key] = tuple(_weapon_arms(gm, member))  # (the content is held by _memo: its id stays its own)
+    return list(arms)
+
+
+def _weapon_arms(gm: GM, member: Member) -> list[Arm]:
     arms: list[Arm] = []
     table = _weapons(gm.content)
     held = in_hands(member)
@@ -219,9 +247,10 @@ def weapon_arms(gm: GM, member: Member) -> list[Arm]:
         if kit_notation is not None and item.name not in seen:
             seen.add(item.name)
             arms.append(Arm(key=item.name, name=item.name, attack=parse_attack(kit_notation), reach=1))
-    for thing in gm.content.items.items:
+    carried = {i.name.lower() for i in member.adv.inventory.items}
+    for thing in _item_attacks(gm.content):
         used = thing.attack
-        if used is None or thing.name in seen or member.adv.inventory.find(thing.name) is None:
+        if used is None or thing.name in seen or thing.name.lower() not in carried:
             continue
         seen.add(thing.name)
         reach, _ = _reach(used.range)

@@ -15,6 +15,9 @@ clients import: the desktop, the autoplay (:mod:`rules.autoplay`), the tests.
 
 from __future__ import annotations
 
+from random import Random
+from typing import Self
+
 from rules.checks import RuleError
 from rules.gm import camp, combat, combat_flow, exploration, interlude
 from rules.gm.events import Action, Event
@@ -27,7 +30,7 @@ from rules.gm.services import (
     armour_parts,
     store_armour,
 )
-from rules.gm.state import Phase, rng_state
+from rules.gm.state import Campaign, Phase, rng_state
 
 __all__ = ["GM", "PROCEDURES", "AutoDecider", "Decider", "armour_parts", "store_armour"]
 
@@ -56,19 +59,43 @@ class GM(Services):
     #: and campaign it was made on, and its actions by id.
     _listed: tuple[int, int, dict[str, Action]] | None = None
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self, *, lean: bool = False) -> list[Action]:
+        """What the player may do now, and what not and why.
+
+        ``lean``: for a program that only picks among the available actions and reads their ids, kinds, targets,
+        params and costs (the autoplay, above all in the copies its lookahead plays out): in a fight, only the
+        available actions of the first adventurer who may act (the others' would be listed after theirs), and
+        labels without their odds.  The same choice of the same actions, listed several times faster."""
         if self.c.phase is Phase.OVER:
             return []
-        out = self.procedures.phases[self.c.phase].actions(self)
+        self.lean = lean
+        try:
+            out = self.procedures.phases[self.c.phase].actions(self)
+        finally:
+            self.lean = False
         self._listed = (self.c.stats.steps, id(self.c), {a.id: a for a in out})
         return out
 
     def _legal_by_id(self, action: str | Action) -> dict[str, Action]:
         listed = self._listed
-        if (isinstance(action, Action) and listed is not None and listed[0] == self.c.stats.steps
-                and listed[1] == id(self.c) and listed[2].get(action.id) is action):
-            return listed[2]  # the caller hands back an action of the listing made on this very step
+        if listed is not None and listed[0] == self.c.stats.steps and listed[1] == id(self.c):
+            if isinstance(action, Action) and listed[2].get(action.id) is action:
+                return listed[2]  # the caller hands back an action of the listing made on this very step
+            if isinstance(action, str) and self.what_if and action in listed[2]:
+                # a what-if copy names an action of the listing it took along (made on its step, just before the
+                # copy: GM.forks).  Elsewhere a name is always looked up afresh: the state may have been changed
+                # between the listing and the step (a test kills someone, then recruits).
+                return listed[2]
         return {a.id: a for a in self.legal_actions()}
+
+    def _forked(self, campaign: Campaign, rng: Random, what_if: bool) -> Self:
+        """A copy (:meth:`rules.gm.services.GM.fork`); the listing made on this very step goes along (the
+        copy's state is the same), so the copy's first step need not list again."""
+        other = super()._forked(campaign, rng, what_if)
+        listed = self._listed
+        if listed is not None and listed[0] == self.c.stats.steps and listed[1] == id(self.c):
+            other._listed = (listed[0], id(other.c), listed[2])
+        return other
 
     def apply(self, action: str | Action, *, tester: str | None = None) -> list[Event]:
         """Do one step; return what happened.  Unknown or unavailable actions raise :class:`RuleError`.
@@ -96,5 +123,6 @@ class GM(Services):
         if self.c.expedition is not None and self.c.phase is not Phase.COMBAT:
             exploration.check_master(self)  # the master of the place fell in this step: say so at once
         self.c.stats.steps += 1
-        self.c.rng = rng_state(self.rng)
+        if not self.what_if:  # (a what-if copy is never saved nor copied: its dice's state is not kept)
+            self.c.rng = rng_state(self.rng)
         return self.events

@@ -396,7 +396,8 @@ def start(gm: GM, *, returning: bool) -> None:
             settlement=c.settlement, returning=returning)  # fmt: skip
     bounty = _pay_bounties(gm)
     _interlude_skills(gm)
-    _tidy_board(gm)
+    if not gm.what_if:  # a copy looking ahead ends here (GM.what_if)
+        _tidy_board(gm)
     if returning:
         c.interlude.step = "sleep"
         if back:
@@ -1596,6 +1597,7 @@ def refresh_board(gm: GM) -> None:
     for j in c.jobs:
         if j not in keep and j.location in c.locations and not c.locations[j.location].visits:
             del c.locations[j.location]
+    gm.keep_made(None)
     want = JOBS_MIN + gm.rng.randrange(JOBS_MAX - JOBS_MIN + 1)
     used = {j.theme for j in keep}
     strength = party_strength(gm)
@@ -1613,16 +1615,19 @@ def refresh_board(gm: GM) -> None:
         theme = fresh[gm.rng.randrange(len(fresh))] if fresh else None
         if theme is not None:
             used.add(theme)
+        exact = theme is not None  # made as the recipe below makes it again
         try:
             site, data = gm.maker.make(seed, level=level, rooms=rooms, theme=theme, depth=depth)
         except ValueError:
             site, data = gm.maker.make(seed, level=level, rooms=rooms, theme=None, depth=depth)
+            exact = False
         loc_id = c.new_id("loc")
         recipe = {"seed": seed, "level": level, "rooms": rooms, "theme": site.theme, "depth": depth}
         c.locations[loc_id] = LocationState(id=loc_id, title=site.title, theme=site.theme, level=site.level,
                                             bounty=site.bounty, depths=len(site.levels), data="",
                                             recipe=recipe)  # fmt: skip
-        del data  # kept as its recipe until the party goes there (GM.site remakes it)
+        if exact and site.theme == theme:
+            gm.keep_made(loc_id, site, data)  # saved as its recipe until the party goes there (GM.site)
         near = any(n in site.hook.lower() for n in names)
         days = 0 if near else JOB_DAYS_AWAY[0] + gm.rng.randrange(JOB_DAYS_AWAY[1] - JOB_DAYS_AWAY[0] + 1)
         jobs.append(Job(location=loc_id, title=site.title, theme=site.theme, level=site.level, bounty=site.bounty,

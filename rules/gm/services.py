@@ -19,7 +19,7 @@ and "let the GM decide" player.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from random import Random
 from typing import Any, Protocol, Self
@@ -139,8 +139,15 @@ class GM:
     PROCEDURES: Procedures | None = None
 
     def __init__(
-        self, campaign: Campaign, content: Content, maker: DungeonMaker, decider: Decider | None = None
+        self,
+        campaign: Campaign,
+        content: Content,
+        maker: DungeonMaker,
+        decider: Decider | None = None,
+        *,
+        rng: Random | None = None,
     ) -> None:
+        """``rng``: the dice to roll instead of the campaign's saved generator (a copy's own)."""
         if self.PROCEDURES is None:
             raise RuleError("build the GM from rules.gm.engine: the procedures are wired there")
         self.procedures: Procedures = self.PROCEDURES
@@ -151,9 +158,17 @@ class GM:
         #: the adventurer the player chose to make the step's test (:meth:`rules.gm.engine.GM.apply`); taken by
         #: the first :func:`best` that may use them, then forgotten.  Not saved: it lives for one step.
         self.tester: str | None = None
-        self.rng: Random = rng_from(campaign.rng)
+        self.rng: Random = rng if rng is not None else rng_from(campaign.rng)
         self.events: list[Event] = []
         self._sites: dict[str, Site] = {}
+        self._made: dict[str, tuple[Site, str]] = {}  # job-board dungeons as generated (:meth:`keep_made`)
+        #: True while a lean listing is made (:meth:`rules.gm.engine.GM.legal_actions`): listers may then leave
+        #: out what only a person reads (labels' odds) and what the lean listing drops anyway
+        self.lean = False
+        #: a copy made to see how a fight plays out (:meth:`fork` with ``what_if``): once the party is back in
+        #: the settlement nothing more is asked of it, so the settlement skips what only later days read (the job
+        #: board's new dungeons, each generated whole: most of the time of a copy whose party fled)
+        self.what_if = False
 
     # --- events ------------------------------------------------------------------------------------
 
@@ -162,14 +177,26 @@ class GM:
         self.events.append(ev)
         return ev
 
-    def fork(self, rng: Random) -> Self:
+    def fork(self, rng: Random, *, what_if: bool = False) -> Self:
         """A GM over a deep copy of the campaign that rolls ``rng``'s dice and decides for itself (the
-        autoplay's decider); it shares the dungeons already built, which never change."""
+        autoplay's decider); it shares the dungeons already built, which never change.  ``what_if``: the copy
+        is played only until the party is back in a settlement (:attr:`what_if`)."""
         # a pickle round trip is a deep copy (shared objects stay shared) about four times as fast as
         # copy.deepcopy on a campaign: the autoplay forks it for every copy of a fight it plays out
-        other = type(self)(pickle.loads(pickle.dumps(self.c, pickle.HIGHEST_PROTOCOL)), self.content, self.maker)
-        other.rng = rng
+        return self._forked(pickle.loads(pickle.dumps(self.c, pickle.HIGHEST_PROTOCOL)), rng, what_if)
+
+    def forks(self, rngs: Iterable[Random], *, what_if: bool = False) -> Iterator[Self]:
+        """Copies as :meth:`fork` makes them, one for each of ``rngs``, made one by one from the campaign as it
+        is now (taken once: the campaign must not change while they are made, as playing a copy never changes
+        it)."""
+        data = pickle.dumps(self.c, pickle.HIGHEST_PROTOCOL)
+        for rng in rngs:
+            yield self._forked(pickle.loads(data), rng, what_if)
+
+    def _forked(self, campaign: Campaign, rng: Random, what_if: bool) -> Self:
+        other = type(self)(campaign, self.content, self.maker, rng=rng)
         other._sites = self._sites
+        other.what_if = what_if
         return other
 
     # --- where we are -------------------------------------------------------------------------------
@@ -181,7 +208,8 @@ class GM:
             loc = self.c.locations[location_id]
             if not loc.data and loc.recipe:
                 r = loc.recipe
-                site, loc.data = self.maker.make(
+                made = self._made.pop(location_id, None)
+                site, loc.data = made if made is not None else self.maker.make(
                     int(r["seed"]), level=int(r["level"]), rooms=int(r["rooms"]), theme=r.get("theme"),
                     depth=int(r["depth"]),
                 )  # fmt: skip
@@ -189,6 +217,15 @@ class GM:
             else:
                 self._sites[location_id] = self.maker.load(loc.data)
         return self._sites[location_id]
+
+    def keep_made(self, location_id: str | None, site: Site | None = None, data: str = "") -> None:
+        """Keep a job-board dungeon just generated from its recipe, so that :meth:`site` need not make it again
+        when the party goes there (the same dungeon: the generator makes it identically); ``None``: forget
+        those kept (the board is made anew).  Not saved: a loaded campaign makes it again."""
+        if location_id is None:
+            self._made.clear()
+        elif site is not None:
+            self._made[location_id] = (site, data)
 
     def location(self) -> LocationState:
         if self.c.expedition is None:

@@ -49,24 +49,27 @@ def test_the_course_is_kept_until_the_fight_turns_and_saved_with_the_fight(
     calls: list[str] = []
     real = lookahead.play_out
 
-    def counted(gm_: object, first: str | None, c: lookahead.Course, runs: int = lookahead.RUNS) -> lookahead.Outlook:
+    def counted(gm_: object, first: str | None, c: lookahead.Course, runs: int = lookahead.RUNS,
+                **kw: object) -> lookahead.Outlook:  # fmt: skip
         if lookahead.course() is None:
             calls.append(c)
-        return real(gm_, first, c, runs)  # type: ignore[arg-type]
+        return real(gm_, first, c, runs, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(lookahead, "play_out", counted)
     first = lookahead.plan(gm, cs)
-    assert calls == ["fight", "leave"]
+    # fighting on won every copy with no one dead: leaving cannot do better, and is not played out (#14)
+    assert real(gm, None, "fight", lookahead.PLAN_RUNS) == lookahead.Outlook(lookahead.PLAN_RUNS, 1.0, 0.0, 0.0)
+    assert calls == ["fight"] and first == "fight"
     assert cs.plan == first
     cs.round += 1
-    assert lookahead.plan(gm, cs) == first and len(calls) == 2  # a new round, the same fight: kept
+    assert lookahead.plan(gm, cs) == first and len(calls) == 1  # a new round, the same fight: kept
     assert "plan" in dump(cs)  # a resumed save keeps to it
     cs.foes[0].state = "dead"  # an enemy down: the fight has turned, and is judged again
     lookahead.plan(gm, cs)
-    assert len(calls) == 4
+    assert len(calls) == 2
     gm.c.party[0].adv.character.attrs[Attr.STR].fatigue += 3  # (the dice left fall a fifth or more)
     lookahead.plan(gm, cs)
-    assert len(calls) == 6
+    assert len(calls) == 3
 
 
 def test_inside_a_copy_the_policy_keeps_to_the_course_tested() -> None:
