@@ -96,12 +96,17 @@ def _digest(monkeypatch: pytest.MonkeyPatch | None, seed: int, expeditions: int)
     return events, seen
 
 
-def test_the_shortcuts_play_the_same_campaign_event_for_event(monkeypatch: pytest.MonkeyPatch) -> None:
-    fast, seen = _digest(None, seed=1, expeditions=2)
-    # the shortcuts were taken: lean listings in a fight with several adventurers to act, copies that fled home
-    assert seen["lean_many"] > 100 and seen["home"] > 0
-    slow, _ = _digest(monkeypatch, seed=1, expeditions=2)
-    assert len(fast) > 300
+@pytest.mark.parametrize(("seed", "shortcut"), [(3, "lean_many"), (6, "home")])
+def test_the_shortcuts_play_the_same_campaign_event_for_event(
+    monkeypatch: pytest.MonkeyPatch, seed: int, shortcut: str
+) -> None:
+    """Seed 3 lists many fights lean; seed 6's copies flee home (which seeds do moves whenever the autoplay or the
+    generator changes: pick others that take the shortcut)."""
+    fast, seen = _digest(None, seed=seed, expeditions=2)
+    # the shortcut was taken: lean listings in a fight with several adventurers to act, or copies that fled home
+    assert seen[shortcut] > (100 if shortcut == "lean_many" else 0)
+    slow, _ = _digest(monkeypatch, seed=seed, expeditions=2)
+    assert len(fast) > 100
     assert fast == slow
 
 
