@@ -711,8 +711,8 @@ def _quiet_loot_actions(gm: GM) -> list[Action]:
     m = freeform.actor(gm, attr, verb)
     chance = odds(m.adv.character.test_spec(attr, advantage=freeform.advantage(gm, m, verb))).success
     names = ", ".join(f"{g.count} {g.monster}" for g in groups)
-    return [Action(LOOT_QUIETLY, LOOT_QUIETLY, f"Loot quietly past the unaware {names}: {m.name} ({attr.value} "
-                   f"{chance:.0%}; failed, they see you)", _turn_cost(verb.turns), who=m.id, rule=verb.rule)]  # fmt: skip
+    label = f"Loot quietly past the unaware {names}: {m.name} ({attr.value} {chance:.0%}; failed, they see you)"
+    return [Action(LOOT_QUIETLY, LOOT_QUIETLY, label, _turn_cost(verb.turns), who=m.id, rule=verb.rule)]
 
 
 @TABLE.lister

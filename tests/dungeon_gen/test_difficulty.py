@@ -25,7 +25,8 @@ def test_monsters_traps_and_treasure_grow_with_difficulty(theme: str) -> None:
     lo, hi = th.min_level, th.max_level
     levels = (lo, (lo + hi) // 2, hi)
     reports = {
-        lv: [level_report(generate(s, theme=theme, level=lv, rooms=12).levels[0]) for s in GROWTH_SEEDS] for lv in levels
+        lv: [level_report(generate(s, theme=theme, level=lv, rooms=12).levels[0]) for s in GROWTH_SEEDS]
+        for lv in levels
     }
     for what in ("monsters", "traps", "treasure"):
         means = [mean(getattr(r, what) for r in reports[lv]) for lv in levels]

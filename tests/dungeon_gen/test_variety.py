@@ -64,7 +64,8 @@ SHARED_AT_MOST = {
     "flooded_cellar": 0.41,
     "plague_chapel": 0.41,
     "ruined_watchtower": 0.39,
-    "demon_vault": 0.43,  # 0.416 once each room's treasure drew from its own stream (R234): more loot lines where no monster is
+    # 0.416 once each room's treasure drew from its own stream (R234): more loot lines where no monster is
+    "demon_vault": 0.43,
 }
 
 
