@@ -21,9 +21,15 @@ from rules.gm.state import Phase
 @pytest.fixture
 def session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setenv("BLACKSALT_CONFIG_DIR", str(tmp_path / "config"))
-    s = Session.new(seed=3, party_size=3, folder=tmp_path)
-    s.apply(next(a for a in s.actions() if a.id == "begin"))
-    s.apply(next(a for a in s.actions() if a.kind == "expedition" and a.available))
+    # the first seed whose first job lets the party search its first room (which seed moves whenever the
+    # generator's dungeons change)
+    for seed in range(3, 40):
+        s = Session.new(seed=seed, party_size=3, folder=tmp_path / str(seed))
+        s.apply(next(a for a in s.actions() if a.id == "begin"))
+        s.apply(next(a for a in s.actions() if a.kind == "expedition" and a.available))
+        if s.phase is Phase.EXPLORATION and search(s).available:
+            break
+        s.close()
     assert s.phase is Phase.EXPLORATION
     yield s
     s.close()
@@ -66,8 +72,9 @@ def test_the_player_sends_someone_else(qtbot: Any, session: Session) -> None:
         return None
 
     g = screen_for(qtbot, session, ask)
+    able = len(session.gm.active())  # before: the worst odds may collapse the one sent
     events = g.play(search(session))
-    assert asked and len(asked[0]) == len(session.gm.active())
+    assert asked and len(asked[0]) == able
     assert who_tested(events) == [asked[0][-1].who]
 
 
