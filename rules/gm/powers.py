@@ -1201,12 +1201,17 @@ def _cleansing_outside(gm: GM, caster: Member) -> None:
     to pick the most afflicted itself (playtest seed 101: the wizard's hunger, not the cleric's own)."""
     burnable = {m.id: sorted(set(m.adv.character.afflictions) - UNCLEANSED) for m in gm.alive()}
     who = sorted((m for m in gm.alive() if burnable[m.id]), key=lambda m: -len(burnable[m.id]))
+    _cleanse(gm, _ask_whom(gm, caster, "Cleansing Flames: whom does the fire cleanse?", who,
+                           lambda m: ", ".join(burnable[m.id])))  # fmt: skip
+
+
+def _ask_whom(gm: GM, caster: Member, question: str, who: list[Member], about: Callable[[Member], str]) -> Member:
+    """The caster's player chooses among ``who`` (each named with ``about``; the GM-decides pick is the first);
+    alone, that one; no one, the caster."""
     if len(who) <= 1:
-        _cleanse(gm, who[0] if who else caster)
-        return
-    names = [f"{m.name} ({', '.join(burnable[m.id])})" for m in who]
-    pick = gm.decider.choose(gm, caster, "Cleansing Flames: whom does the fire cleanse?", names)
-    _cleanse(gm, who[names.index(pick)])
+        return who[0] if who else caster
+    names = [f"{m.name} ({about(m)})" for m in who]
+    return who[names.index(gm.decider.choose(gm, caster, question, names))]
 
 
 def _cleansing_ready(gm: GM, caster: Member) -> str | None:
@@ -1284,12 +1289,8 @@ def _season_outside(gm: GM, caster: Member) -> None:
     """The caster's player chooses whose season changes, the most wounded first (the GM-decides pick); the
     engine used to pick the most wounded itself."""
     who = sorted((m for m in gm.alive() if any(_loads(m))), key=lambda m: (-_loads(m)[0], -_loads(m)[1]))
-    if len(who) <= 1:
-        _season(gm, who[0] if who else caster)
-        return
-    names = [f"{m.name} ({_loads(m)[0]} wounds, {_loads(m)[1]} fatigue)" for m in who]
-    pick = gm.decider.choose(gm, caster, "Season of changes: whose wounds and fatigue move?", names)
-    _season(gm, who[names.index(pick)])
+    _season(gm, _ask_whom(gm, caster, "Season of changes: whose wounds and fatigue move?", who,
+                          lambda m: f"{_loads(m)[0]} wounds, {_loads(m)[1]} fatigue"))  # fmt: skip
 
 
 def _season_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
