@@ -24,7 +24,7 @@ from functools import cache
 from random import Random
 
 from dungeon_gen.export.markdown import direction, plural
-from dungeon_gen.geometry import steps_from
+from dungeon_gen.geometry import compass, steps_from
 from dungeon_gen.model import Connection, LevelData, MonsterGroup, Room
 
 #: Doors a fleeing group or a reinforcement passes without stopping: open, or opened by a push.
@@ -257,10 +257,7 @@ def _trap(room: Room, rng: Random) -> str | None:
 
 def _place(room: Room, tile: tuple[int, int]) -> str:
     """Where a tile lies in its room ("In the north-west corner", "By the east wall", "In the middle")."""
-    fx = (tile[0] - room.x + 0.5) / max(1, room.w)
-    fy = (tile[1] - room.y + 0.5) / max(1, room.h)
-    col = "west" if fx < 1 / 3 else "east" if fx > 2 / 3 else ""
-    row = "north" if fy < 1 / 3 else "south" if fy > 2 / 3 else ""
+    col, row = compass(room.x, room.y, room.w, room.h, tile)
     if col and row:
         return f"In the {row}-{col} corner"
     return f"By the {row or col} wall" if col or row else "In the middle"

@@ -18,6 +18,7 @@ from random import Random
 from typing import Any
 
 from dungeon_gen.difficulty import fight, monster_level, trap_strength
+from dungeon_gen.geometry import compass
 from dungeon_gen.layout import LevelLayout, Link, RoomShape
 from dungeon_gen.model import (
     Connection,
@@ -108,10 +109,7 @@ def _count(rng: Random, text: str) -> int:
 def place_of(shape: RoomShape, tile: tuple[int, int], rng: Random) -> str:
     """Where a tile lies in its room, in a GM's words: "In the north-west corner", "Against the east
     wall", "In the middle" (issue #15: the key says where things are, as the sample dungeon does)."""
-    fx = (tile[0] - shape.x + 0.5) / max(1, shape.w)
-    fy = (tile[1] - shape.y + 0.5) / max(1, shape.h)
-    col = "west" if fx < 1 / 3 else "east" if fx > 2 / 3 else ""
-    row = "north" if fy < 1 / 3 else "south" if fy > 2 / 3 else ""
+    col, row = compass(shape.x, shape.y, shape.w, shape.h, tile)
     if col and row:
         return f"In the {row}-{col} corner"
     if col or row:

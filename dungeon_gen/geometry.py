@@ -240,3 +240,13 @@ def steps_from(adj: dict[int, list[int]], starts: list[int] | set[int]) -> dict[
                 dist[n] = dist[r] + 1
                 todo.append(n)
     return dist
+
+
+def compass(x: int, y: int, w: int, h: int, tile: tuple[int, int]) -> tuple[str, str]:
+    """Where ``tile`` lies in the box at ``x, y`` of ``w`` by ``h`` tiles, by thirds: (column, row), each "west" /
+    "east", "north" / "south" or "" for the middle third."""
+    fx = (tile[0] - x + 0.5) / max(1, w)
+    fy = (tile[1] - y + 0.5) / max(1, h)
+    col = "west" if fx < 1 / 3 else "east" if fx > 2 / 3 else ""
+    row = "north" if fy < 1 / 3 else "south" if fy > 2 / 3 else ""
+    return col, row

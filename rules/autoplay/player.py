@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING
 from rules.attributes import ATTRS, Attr
 from rules.autoplay import powers_policy
 from rules.gm.events import Action
+from rules.gm.exploration import loot_in_sight
 from rules.gm.freeform import heard
 from rules.gm.gear import can_light, carrying
-from rules.gm.places import blocked, door_state, found_hidden, key_for, live_monsters
+from rules.gm.places import blocked, door_state, key_for, live_monsters
 from rules.gm.services import best
 from rules.gm.site import SiteLink
 from rules.inventory import HANDS
@@ -213,12 +214,8 @@ def _openable(gm: GM, link: SiteLink) -> bool:
 def room_for_loot(gm: GM) -> bool:
     """Someone standing has room for one of the room's remaining things (looting again with every bag and
     hand full only spends turns)."""
-    st = gm.room_state()
-    sizes = {
-        0 if x.name.lower().startswith("key to") else (2 if x.big else 1)
-        for i, x in enumerate(gm.room().loot)
-        if i not in st.loot_taken and (not x.hidden or found_hidden(gm, i))
-    }
+    loot = gm.room().loot
+    sizes = {0 if loot[i].name.lower().startswith("key to") else (2 if loot[i].big else 1) for i in loot_in_sight(gm)}
     if not sizes:
         return False
     need = min(sizes)

@@ -678,12 +678,18 @@ def _fight_actions(gm: GM) -> list[Action]:
     return [fight, *encounters.actions(gm)]
 
 
+def loot_in_sight(gm: GM) -> list[int]:
+    """The room's things left to take: not taken, not hidden unless found, not held until a set piece is worked."""
+    st, room = gm.room_state(), gm.room()
+    return [i for i, x in enumerate(room.loot) if i not in st.loot_taken and (not x.hidden or found_hidden(gm, i))
+            and not setpieces.holds(gm, i)]  # fmt: skip
+
+
 @TABLE.lister
 def _loot_actions(gm: GM) -> list[Action]:
     room, st = gm.room(), gm.room_state()
     threat = _threat(gm)
-    left = [i for i, x in enumerate(room.loot) if i not in st.loot_taken and (not x.hidden or found_hidden(gm, i))
-            and not setpieces.holds(gm, i)]  # out of reach until a set piece is worked
+    left = loot_in_sight(gm)
     why = ("Enemies are here." if threat else None if left else "Nothing left to take here." if st.loot_taken
            else "Nothing of value in sight.")  # fmt: skip
     return [Action("loot", "loot", f"Loot {room.name}", _turn_cost(1), bool(left) and not threat, why,
@@ -698,13 +704,10 @@ LOOT_QUIETLY = "loot_quietly"
 def _quiet_loot_actions(gm: GM) -> list[Action]:
     """Loot a room whose creatures have not noticed the party, past them: the book's riskier looting, "a freeform
     action, and may require a test" (RULINGS R235).  Failed, they see the party."""
-    room, st = gm.room(), gm.room_state()
     groups = encounters.unsafe(gm)
     if not groups or any(g.aware for g in groups):
         return []  # safe: loot as usual; watched: no sneaking past eyes that are on you
-    left = [i for i, x in enumerate(room.loot) if i not in st.loot_taken and (not x.hidden or found_hidden(gm, i))
-            and not setpieces.holds(gm, i)]  # fmt: skip
-    if not left or not gm.active():
+    if not loot_in_sight(gm) or not gm.active():
         return []
     verb = gm.content.freeform.verb(LOOT_QUIETLY)
     attr = Attr(verb.attr or "DEX")
@@ -1083,9 +1086,8 @@ def _loot(gm: GM) -> None:
             break
     taken: list[str] = []
     left: list[str] = []
-    for i, loot in enumerate(room.loot):
-        if i in st.loot_taken or (loot.hidden and not found_hidden(gm, i)) or setpieces.holds(gm, i):
-            continue
+    for i in loot_in_sight(gm):
+        loot = room.loot[i]
         slots = 0 if loot.name.lower().startswith("key to") else (2 if loot.big else 1)
         item = Carried(loot.name, "", slots=slots, count=loot.count, rarity=loot.rarity, value=loot.value)
         for m in gm.active():
