@@ -20,6 +20,7 @@ The master's lair keeps its own line first: the hardest fight of the dungeon.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from random import Random
 
@@ -152,7 +153,10 @@ def _mind(room: Room, rng: Random) -> str | None:
         return None
     _, g, text = min(found, key=lambda f: f[0])
     head = rng.choice(HEADS)
-    return f"{head} {_who(g)}: {text.rstrip('.!')}."
+    # The rule's sentences run on as one line after the head (issue #15: the bestiary's second sentence, the
+    # same in every key that meets the monster, no longer stands alone); an exclamation keeps its mark.
+    text = re.sub(r"\.\s+([A-Z])(?=[a-z])", lambda m: "; " + m[1].lower(), text.rstrip(".!"))
+    return f"{head} {_who(g)}: {text}."
 
 
 def _morale(room: Room, exits: list[Connection], dist: dict[int, int], rooms: dict[int, Room], rng: Random) -> str:

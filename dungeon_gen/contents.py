@@ -526,7 +526,12 @@ def furnish_level(
             if found and treasure_rng.random() < 0.2:
                 hidden = found[0].model_copy(update={"hidden": True})
                 found[0] = hidden
-                text = f"Hidden here, out of plain sight: {hidden.name}."
+                text = fill(
+                    f"[Hidden here, out of plain sight|Tucked away here, out of sight|Put by here where no one looks"
+                    f"|Kept out of sight here]: {hidden.name}.",
+                    values,
+                    treasure_rng,
+                )
                 find = "INT"
                 stash = unused(treasure_rng, stashes, used, key=lambda x: x.text)
                 if stash is not None:
