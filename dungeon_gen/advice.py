@@ -154,9 +154,12 @@ def _mind(room: Room, rng: Random) -> str | None:
     _, g, text = min(found, key=lambda f: f[0])
     head = rng.choice(HEADS)
     # The rule's sentences run on as one line after the head (issue #15: the bestiary's second sentence, the
-    # same in every key that meets the monster, no longer stands alone); an exclamation keeps its mark.
+    # same in every key that meets the monster, no longer stands alone): "Jumpy! If the rat..." reads "Jumpy (if
+    # the rat...)".
     text = re.sub(r"\.\s+([A-Z])(?=[a-z])", lambda m: "; " + m[1].lower(), text.rstrip(".!"))
-    return f"{head} {_who(g)}: {text}."
+    text = re.sub(r"^([A-Z][\w ]*)! ([A-Z])(?=[a-z])(.*)$", lambda m: f"{m[1]} ({m[2].lower()}{m[3]})", text)
+    where = f" ({_place(room, g.positions[0]).lower()})" if g.positions else ""  # which of the room's enemies
+    return f"{head} {_who(g)}{where}: {text}."
 
 
 def _morale(room: Room, exits: list[Connection], dist: dict[int, int], rooms: dict[int, Room], rng: Random) -> str:

@@ -99,6 +99,7 @@ def test_the_advice_for_a_lone_jumpy_rat() -> None:
     alone, end, heads = ("|".join(map(re.escape, part)) for part in (*ALONE, HEADS))
     assert re.match(
         rf"The Giant Rat ({alone}): ({end})\. ({heads}) the "
-        r"Giant Rat: Jumpy! If the rat is hit by an attack, it can Move immediately\.",
+        r"Giant Rat \((in the (north|south)-(east|west) corner|by the (north|south|east|west) wall|in the middle)\): "
+        r"Jumpy \(if the rat is hit by an attack, it can Move immediately\)\.",
         room.notes,
     ), room.notes
