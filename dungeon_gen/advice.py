@@ -65,6 +65,8 @@ ALONE = (
         "is alone and never tests its morale",
         "fights alone and never tests its morale",
         "has no one beside it and never tests its morale",
+        "stands by itself and never tests its morale",
+        "has no pack to lose heart with and never tests its morale",
     ),
     (
         "it fights to the end",
@@ -72,6 +74,9 @@ ALONE = (
         "it does not run",
         "it stands until it is cut down",
         "no rout, no flight",
+        "it will not turn tail",
+        "it never gives ground of its own will",
+        "it stays until one side is dead",
     ),
 )
 #: A group with morale (R108): when it tests, what it rolls, and where it runs when cornered.
