@@ -641,9 +641,26 @@ def _numbness(gm: GM, target: Member) -> None:
     gm.fatigue(target, "Numbness", Attr.DEX)
 
 
+def _numbness_helps(gm: GM, m: Member) -> str | None:
+    """Numbness is for PRE wounds: on anyone else it is two fatigue for nothing (a playtest, seed 128: offered
+    with no one hurt, it would have numbed the cleric for nothing)."""
+    return None if m.adv.character.attrs[Attr.PRE].wounds else f"No use now: {m.name} has no PRE wound."
+
+
+def _numbness_ready(gm: GM, caster: Member) -> str | None:
+    return None if any(_numbness_helps(gm, m) is None for m in gm.alive()) else "No one has a PRE wound."
+
+
 def _numbness_outside(gm: GM, caster: Member) -> None:
-    hurt = [m for m in gm.alive() if m.adv.character.attrs[Attr.PRE].wounds]
-    _numbness(gm, max(hurt, key=lambda m: m.adv.character.attrs[Attr.PRE].wounds) if hurt else caster)
+    """The player chooses whom among those with PRE wounds (the most wounded first, the GM-decides pick)."""
+    hurt = sorted((m for m in gm.alive() if _numbness_helps(gm, m) is None),
+                  key=lambda m: -m.adv.character.attrs[Attr.PRE].wounds)  # fmt: skip
+    if len(hurt) <= 1:
+        _numbness(gm, hurt[0] if hurt else caster)
+        return
+    names = [f"{m.name} ({m.adv.character.attrs[Attr.PRE].wounds} PRE wound(s))" for m in hurt]
+    pick = gm.decider.choose(gm, caster, f"Numbness: whom does {caster.name} numb?", names)
+    _numbness(gm, hurt[names.index(pick)])
 
 
 def _numbness_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
@@ -652,7 +669,8 @@ def _numbness_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, targ
         _numbness(gm, m)
 
 
-_register(Power("prayer", "Numbness", _numbness_outside, _numbness_in_fight))
+_register(Power("prayer", "Numbness", _numbness_outside, _numbness_in_fight, reach=grid.NEARBY,
+                ready=_numbness_ready, helps=_numbness_helps))  # "Nearby ally"
 
 
 MARTYR_CURES = ("bleeding", "terrified", "shaken", "sleepy")
