@@ -644,11 +644,20 @@ def _numbness(gm: GM, target: Member) -> None:
 def _numbness_helps(gm: GM, m: Member) -> str | None:
     """Numbness is for PRE wounds: on anyone else it is two fatigue for nothing (a playtest, seed 128: offered
     with no one hurt, it would have numbed the cleric for nothing)."""
-    return None if m.adv.character.attrs[Attr.PRE].wounds else f"No use now: {m.name} has no PRE wound."
+    ch = m.adv.character
+    if not ch.attrs[Attr.PRE].wounds:
+        return f"No use now: {m.name} has no PRE wound."
+    if "hungry" in ch.afflictions:  # (seed 128: it "healed 0 PRE wounds" of a hungry warrior, for two fatigue)
+        return f"No use now: {m.name} is hungry (wounds do not heal)."
+    return None
 
 
 def _numbness_ready(gm: GM, caster: Member) -> str | None:
-    return None if any(_numbness_helps(gm, m) is None for m in gm.alive()) else "No one has a PRE wound."
+    if any(_numbness_helps(gm, m) is None for m in gm.alive()):
+        return None
+    if any(m.adv.character.attrs[Attr.PRE].wounds for m in gm.alive()):
+        return "No use now: those with PRE wounds are hungry (wounds do not heal)."
+    return "No one has a PRE wound."
 
 
 def _numbness_outside(gm: GM, caster: Member) -> None:

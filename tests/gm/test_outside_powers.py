@@ -479,6 +479,10 @@ def test_numbness_is_greyed_with_no_pre_wound_and_heals_the_one_who_has_them() -
     assert offered(gm, f"pray:{who}:Numbness").reason == "No one has a PRE wound."
     other = gm.c.party[1].adv.character
     other.attrs[Attr.PRE].wounds = 2
+    other.afflictions.add("hungry")  # seed 128: "heals 0 PRE wound(s)" of a hungry warrior, for two fatigue
+    assert offered(gm, f"pray:{who}:Numbness").reason == (
+        "No use now: those with PRE wounds are hungry (wounds do not heal).")
+    other.afflictions.discard("hungry")
     assert offered(gm, f"pray:{who}:Numbness").available
     power = powers.handler("prayer", "Numbness")
     assert power is not None and power.outside is not None
