@@ -1145,7 +1145,17 @@ def _apotheosis(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fig
             gm.emit("recover", f"{m.name} feels no fatigue — until their next turn (Apotheosis).", who=m.id)
 
 
-_register(Power("prayer", "Apotheosis", fight=_apotheosis, area=True))
+def _apotheosis_ready(gm: GM, caster: Member) -> str | None:
+    """Apotheosis lifts fatigue for a turn: with no one Nearby tired it is an answered prayer spent for nothing."""
+    cs = gm.c.combat
+    f = next((g for g in cs.fighters if g.id == caster.id), None) if cs is not None else None
+    allies = [m for _, m in nearby(gm, cs, f)[0]] if cs is not None and f is not None else []
+    if any(m.adv.character.attrs[a].fatigue for m in allies for a in ATTRS):
+        return None
+    return "No use now: no one Nearby is tired."
+
+
+_register(Power("prayer", "Apotheosis", fight=_apotheosis, area=True, ready=_apotheosis_ready))
 
 
 def _machine_spirit(gm: GM, target: Member) -> None:

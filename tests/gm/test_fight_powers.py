@@ -368,6 +368,25 @@ def test_apotheosis_lifts_all_fatigue_until_the_next_turn() -> None:
     assert ch.attrs[Attr.DEX].fatigue >= 2 and f.owed_fatigue == {}
 
 
+def test_apotheosis_is_greyed_with_no_one_tired_and_the_fatigue_comes_back_if_the_fight_ends_first() -> None:
+    """Apotheosis lifts fatigue "then next turn get it back": a fight won before that turn kept the fatigue
+    lifted for good (RULINGS R240); and with no one Nearby tired it was offered for nothing."""
+    from rules.gm import combat_flow
+
+    gm, cs, f, e = one_on_one("Hobgoblin")
+    priest(gm, f, "Apotheosis")
+    put(gm, e, 14, 1)
+    key = f"pray:{f.id}:Apotheosis:{f.id}"
+    assert listed(gm)[key].reason == "No use now: no one Nearby is tired."  # type: ignore[attr-defined]
+    ch = gm.c.member(f.id).adv.character
+    ch.attrs[Attr.DEX].fatigue = 2
+    assert listed(gm)[key].available  # type: ignore[attr-defined]
+    pray(gm, f, "Apotheosis", f.id)
+    assert ch.attrs[Attr.DEX].fatigue == 0 and f.owed_fatigue == {"DEX": 2}
+    combat_flow.end(gm, cs, "victory")
+    assert ch.attrs[Attr.DEX].fatigue == 2 and f.owed_fatigue == {}
+
+
 def test_righteous_fury_adds_three_dice_and_a_wound_to_the_next_attack() -> None:
     gm, _cs, f, e = one_on_one("Hobgoblin")
     priest(gm, f, "Righteous Fury")
