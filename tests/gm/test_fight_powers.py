@@ -802,3 +802,30 @@ def test_a_lasting_spell_is_not_offered_again_on_whom_it_already_holds() -> None
     assert acts[f"cast:{f.id}:Haste:{f.id}"].available  # type: ignore[attr-defined]
     cast(gm, f, "Haste", f.id)
     assert listed(gm)[f"cast:{f.id}:Haste:{f.id}"].reason == "Already under Haste."  # type: ignore[attr-defined]
+
+
+def test_ignorance_takes_the_mind_attack_away_for_its_rolled_rounds_and_is_greyed_on_the_mindless() -> None:
+    """Goshkalon's Ignorance: "The target can't use any INT based attacks for 2d6 rounds." (Never prayed in a
+    played game: scripted here, seed 128's party met no enemy with a mind attack.)"""
+    from rules.gm import combat_foes
+
+    gm, cs, f, e = one_on_one("Goblin Matriarch")  # Controlling Gaze: INT 0
+    priest(gm, f, "Ignorance")
+    put(gm, e, 7, 1)
+    sheet = core.sheet(gm, e.monster)
+    before = combat_foes._plan(gm, cs, e, sheet, 3)
+    assert before is not None and before.action is not None and before.action.name == "Controlling Gaze"
+    events = pray(gm, f, "Ignorance", e.id, 3, 4)  # 2d6 = 7 rounds
+    said = next(ev for ev in events if ev.kind == "effect")
+    assert said.data["turns"] == 7 and "can use no INT attack for 7 round(s)" in said.text
+    assert core.lasting(cs, e, "Ignorance")
+    after = combat_foes._plan(gm, cs, e, sheet, 3)
+    assert after is None or after.action is None or after.action.name != "Controlling Gaze"
+    cs.round = e.effects["Ignorance"] + 1
+    core.expire(gm, cs)
+    assert "Ignorance" not in e.effects
+
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    priest(gm, f, "Ignorance")
+    put(gm, e, 7, 1)
+    assert listed(gm)[f"pray:{f.id}:Ignorance:{e.id}"].reason == "It has no INT attack to lose."  # type: ignore[attr-defined]
