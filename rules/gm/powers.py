@@ -1982,6 +1982,51 @@ def _eye_turn(gm: GM) -> None:
                 "forest).", who=seer.id, room=exp.eye_room, depth=exp.eye_depth)  # fmt: skip
 
 
+# --- Cador's sacrifice: capture, then kill an undead ---------------------------------------------------------------
+
+#: What holds an enemy captive for Cador's ritual (RULINGS R241): the powers that keep it from moving or acting.
+CAPTIVE_BY = ("Hold", "Glue", "Command undead")
+
+
+def captive(cs: CombatState, e: Foe) -> str | None:
+    """What holds ``e`` captive now (a power's name), or None: Hold, Glue, Command undead's "stand still", or the
+    Shackles a wizard channels on it."""
+    held = next((n for n in CAPTIVE_BY if core.lasting(cs, e, n)), None)
+    if held is None and any(g.channel == f"Shackles:{e.id}" for g in cs.fighters):
+        held = "Shackles"
+    return held
+
+
+def cador_angered(gm: GM, m: Member) -> bool:
+    """``m`` is a cleric whose god is angered and asks for a captured undead (Cador)."""
+    god = next((g for g in gm.content.magic.gods if g.name == m.adv.god), None)
+    return (m.adv.prayers is not None and m.adv.prayers.angered and god is not None and god.sacrifice is not None
+            and god.sacrifice.kind == "kill_captured_undead")  # fmt: skip
+
+
+def sacrifice_why_not(gm: GM, cs: CombatState, f: Fighter, e: Foe) -> str | None:
+    """Why ``f`` cannot kill ``e`` in Cador's ritual now (None: they can)."""
+    if "undead" not in core.sheet(gm, e.monster).tags:
+        return "Cador asks for an undead."
+    if captive(cs, e) is None:
+        return "Not captured: it must be held first (Hold, Glue, Shackles, or commanded to stand still)."
+    if not grid.close(f.tile, e.tile):
+        return "The captive must be Close."
+    return None
+
+
+def cador_sacrifice(gm: GM, cs: CombatState, f: Fighter, m: Member, e: Foe) -> None:
+    """Cador's sacrifice: "the cleric must capture, then kill an undead during the sacrifice ritual" — the held
+    undead dies in the ritual, and the god listens again (RULINGS R241)."""
+    held = captive(cs, e)
+    gm.emit("sacrifice", f"{m.name} kills the captured {core.label(e)} (held by {held}) in Cador's ritual.",
+            who=m.id, foe=e.id)  # fmt: skip
+    core.kill_foe(gm, cs, e, f, "Cador's sacrifice")
+    assert m.adv.prayers is not None
+    m.adv.prayers.sacrifice()
+    gm.emit("pray", f"{m.name} makes a sacrifice to Cador; the god listens again.", who=m.id)
+
+
 # --- Swarm: a creature the cleric commands ------------------------------------------------------------------------
 
 

@@ -829,3 +829,37 @@ def test_ignorance_takes_the_mind_attack_away_for_its_rolled_rounds_and_is_greye
     priest(gm, f, "Ignorance")
     put(gm, e, 7, 1)
     assert listed(gm)[f"pray:{f.id}:Ignorance:{e.id}"].reason == "It has no INT attack to lose."  # type: ignore[attr-defined]
+
+
+def test_an_angered_cleric_of_cador_kills_a_captured_undead_in_the_ritual_and_the_god_listens_again() -> None:
+    """Cador's sacrifice: "the cleric must capture, then kill an undead during the sacrifice ritual" — the fight kept
+    no captive, so an angered cleric of Cador was never heard again (RULINGS R212's defect).  A held undead is a
+    captive (R241): the ritual kills it (2 actions) and the god listens."""
+    gm, cs, f, e = one_on_one("Slumbering Corpse")
+    priest(gm, f, "Hold")
+    m = gm.c.member(f.id)
+    m.adv.god = "Cador"
+    m.adv.prayers.angered = True  # type: ignore[union-attr]
+    put(gm, e, 7, 1)
+    f.actions = 2
+    key = f"sacrifice:{f.id}:{e.id}"
+    assert listed(gm)[key].reason == (  # type: ignore[attr-defined]
+        "Not captured: it must be held first (Hold, Glue, Shackles, or commanded to stand still).")
+    core.put(cs, e, "Hold", 3)  # (held by another's prayer: an angered cleric's own is not answered)
+    action = listed(gm)[key]
+    assert action.available and action.cost.actions == 2  # type: ignore[attr-defined]
+    events = gm.apply(key)
+    assert e.state == "dead"
+    assert not m.adv.prayers.angered  # type: ignore[union-attr]
+    assert any(ev.kind == "sacrifice" and "held by Hold" in ev.text for ev in events)
+
+
+def test_cadors_ritual_is_not_offered_to_a_cleric_whose_god_is_not_angered_or_not_cador() -> None:
+    gm, cs, f, e = one_on_one("Slumbering Corpse")
+    priest(gm, f, "Hold")
+    m = gm.c.member(f.id)
+    m.adv.god = "Cador"
+    core.put(cs, e, "Glue")
+    assert f"sacrifice:{f.id}:{e.id}" not in listed(gm)
+    m.adv.god, m.adv.prayers.angered = "Yulak", True  # type: ignore[union-attr]
+    assert f"sacrifice:{f.id}:{e.id}" not in listed(gm)
