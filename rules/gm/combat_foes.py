@@ -216,14 +216,18 @@ def over(gm: GM, cs: CombatState) -> bool:
 def enemy_turn(gm: GM, cs: CombatState, foe: Foe) -> bool:
     """One enemy's turn; returns whether it did anything."""
     m = core.sheet(gm, foe.monster)
+    if foe.active and core.lasting(cs, foe, "Memento mori"):  # "Target undead start taking 1 wound per turn"
+        # the god's wound, not a blow: no armour or resistance takes it; a lost turn is still a turn (R242)
+        hurt_foe(gm, cs, foe, 1, "Memento mori", effects=frozenset({Effect.PIERCING}), magic=True,
+                 ignore_resist=True, hit=False)  # fmt: skip
+        if not foe.active:
+            return True
     if foe.lost_turn:
         foe.lost_turn = False
         gm.emit("surprised", f"{core.label(foe)} is caught unaware and loses its turn.", foe=foe.id)
         return False
     foe.incorporeal_round = 0  # Phase out lasts until its next turn (R66)
     core.bleed_foe(gm, cs, foe)
-    if foe.active and core.lasting(cs, foe, "Memento mori"):  # "Target undead start taking 1 wound per turn"
-        hurt_foe(gm, cs, foe, 1, "Memento mori", magic=True, hit=False)
     if not foe.active:
         return True
     if _idle(gm, cs, foe):

@@ -863,3 +863,21 @@ def test_cadors_ritual_is_not_offered_to_a_cleric_whose_god_is_not_angered_or_no
     assert f"sacrifice:{f.id}:{e.id}" not in listed(gm)
     m.adv.god, m.adv.prayers.angered = "Yulak", True  # type: ignore[union-attr]
     assert f"sacrifice:{f.id}:{e.id}" not in listed(gm)
+
+
+def test_memento_mori_wounds_an_armoured_undead_even_when_it_loses_its_turn() -> None:
+    """Seed 135, the Forsaken Fort: Memento mori on a surprised Reanimated Husk (armour 3) did nothing at its lost
+    turn, and its one wound a turn went through the armour roll like a blow (RULINGS R242)."""
+    from rules.gm import combat_foes
+
+    gm, cs, f, e = one_on_one("Reanimated Husk")
+    priest(gm, f, "Memento mori")
+    put(gm, e, 12, 1)
+    pray(gm, f, "Memento mori", e.id, 3, 4)  # 2d6 = 7 turns
+    ap, wounds = e.ap, e.wounds
+    assert ap > 0
+    e.lost_turn = True
+    load(gm, 6, 6, 6, 6)  # (an armour roll would block)
+    combat_foes.enemy_turn(gm, cs, e)
+    assert e.wounds == wounds + 1 and e.ap == ap
+    assert not e.lost_turn
