@@ -999,12 +999,20 @@ def _command_fits(gm: GM, cs: CombatState, e: Foe) -> str | None:
 
 
 def _command(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
-    """Command undead: one simple command, for the whole fight (RULINGS R192: stand still, or leave)."""
-    order = gm.decider.choose(gm, caster, f"Command undead: what does {core.label(e)} do?", list(COMMANDS))
+    """Command undead: one simple command, for the whole fight (RULINGS R192: stand still, or leave; R243: or
+    attack another enemy)."""
+    others = [o for o in cs.active_foes() if o is not e]
+    attacks = {f"attack {core.label(o)}": o for o in others}
+    order = gm.decider.choose(gm, caster, f"Command undead: what does {core.label(e)} do?",
+                              [*COMMANDS, *attacks])  # fmt: skip
     if order == "leave the fight":
         gm.emit("commanded", f"{core.label(e)} turns and walks out of the fight, as it was commanded.", foe=e.id)
         flee(gm, cs, e)
+    elif order in attacks:
+        e.order = attacks[order].id
+        _all_fight(gm, cs, e, "Command undead", f"turns on {core.label(attacks[order])}, as it was commanded")
     else:
+        e.order = ""
         _all_fight(gm, cs, e, "Command undead", "stands still, as it was commanded")
 
 
@@ -1991,7 +1999,7 @@ CAPTIVE_BY = ("Hold", "Glue", "Command undead")
 def captive(cs: CombatState, e: Foe) -> str | None:
     """What holds ``e`` captive now (a power's name), or None: Hold, Glue, Command undead's "stand still", or the
     Shackles a wizard channels on it."""
-    held = next((n for n in CAPTIVE_BY if core.lasting(cs, e, n)), None)
+    held = next((n for n in CAPTIVE_BY if core.lasting(cs, e, n) and (n != "Command undead" or not e.order)), None)
     if held is None and any(g.channel == f"Shackles:{e.id}" for g in cs.fighters):
         held = "Shackles"
     return held

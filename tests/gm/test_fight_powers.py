@@ -881,3 +881,44 @@ def test_memento_mori_wounds_an_armoured_undead_even_when_it_loses_its_turn() ->
     combat_foes.enemy_turn(gm, cs, e)
     assert e.wounds == wounds + 1 and e.ap == ap
     assert not e.lost_turn
+
+
+def test_command_undead_can_send_the_undead_at_another_enemy() -> None:
+    """Command undead's "one simple command" offered only "stand still" and "leave the fight"; a necromancer's
+    commanded dead never fought for them (RULINGS R243): "attack <enemy>" sends it at another enemy each turn."""
+    from rules.gm.engine import AutoDecider
+
+    gm = arena([("Freshly Risen Corpse", 1), ("Giant Rat", 1)])
+    cs = hall(gm)
+    f = cs.fighters[0]
+    corpse, hob = cs.foes
+    put(gm, f, 6, 1)
+    put(gm, corpse, 8, 1)
+    put(gm, hob, 11, 1)
+    wizard(gm, f, "Command undead")
+    asked: list[list[str]] = []
+
+    class Sender(AutoDecider):
+        def choose(self, gm, member, prompt, options):  # type: ignore[no-untyped-def]
+            if prompt.startswith("Command undead"):
+                asked.append(list(options))
+                return next(o for o in options if o.startswith("attack"))
+            return super().choose(gm, member, prompt, options)
+
+    gm.decider = Sender()
+    cast(gm, f, "Command undead", corpse.id)
+    assert asked == [["stand still", "leave the fight", f"attack {core.label(hob)}"]]
+    assert corpse.order == hob.id and corpse.effects["Command undead"] == COMBAT
+    from rules.gm import combat_foes
+
+    load(gm, 6, 6, 6, 6, 6, 6)
+    hob.ap = 0  # (its armour would roll against the bite)
+    before = hob.wounds
+    combat_foes.enemy_turn(gm, cs, corpse)
+    assert corpse.tile == (10, 1) and hob.wounds > before  # it walked up to the rat and bit it
+    hob.state = "dead"  # "If unable to follow the command for any reason the undead will just stay in place"
+    where = corpse.tile
+    combat_foes.enemy_turn(gm, cs, corpse)
+    assert corpse.tile == where
+    assert serial.load(CombatState, serial.dump(cs)).foes[0].order == hob.id  # survives a reload
+
