@@ -1538,10 +1538,9 @@ def _bliss(gm: GM, caster: Member) -> None:
     hurt = [m for m in gm.alive() if m.adv.character.afflictions]
     if not hurt:
         raise RuleError("no one has an affliction")
-    options = [f"{m.name}: {a}" for m in hurt for a in sorted(m.adv.character.afflictions)]
-    pick = gm.decider.choose(gm, caster, "Bliss: which affliction stops mattering?", options)
-    m = hurt[[o.split(": ")[0] for o in options].index(pick.split(": ")[0])]
-    name = pick.split(": ", 1)[1]
+    pairs = {f"{m.name}: {a}": (m, a) for m in hurt for a in sorted(m.adv.character.afflictions)}
+    pick = gm.decider.choose(gm, caster, "Bliss: which affliction stops mattering?", list(pairs))
+    m, name = pairs[pick]  # (the pick's place among the pairs is not its adventurer's place among the afflicted)
     m.adv.character.afflictions.discard(name)
     m.bliss.append(name)
     gm.emit("bliss", f"{m.name}'s {name} no longer matters" + (" until the expedition ends" if exp else "")

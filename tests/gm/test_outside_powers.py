@@ -491,3 +491,26 @@ def test_numbness_is_greyed_with_no_pre_wound_and_heals_the_one_who_has_them() -
     assert other.attrs[Attr.PRE].wounds == 0
     assert (other.attrs[Attr.STR].fatigue, other.attrs[Attr.DEX].fatigue) == (1, 1)
     assert (me.attrs[Attr.STR].fatigue, me.attrs[Attr.DEX].fatigue) == (0, 0)
+
+
+def test_bliss_sets_aside_the_affliction_of_whom_the_player_picked() -> None:
+    """Bliss found its target by the pick's place in the list of (adventurer, affliction) pairs, used as a place
+    in the list of adventurers: with two afflictions on the first, a pick on the second fell outside it."""
+    from rules.gm.engine import AutoDecider
+
+    gm = game(corridor(3), party=2)
+    exploration.enter(gm, "test-site")
+    first, second = gm.c.party
+    first.adv.character.afflictions = {"hungry", "terrified"}
+    second.adv.character.afflictions = {"sleepy"}
+
+    class Picker(AutoDecider):
+        def choose(self, gm, member, prompt, options):  # type: ignore[no-untyped-def]
+            return next(o for o in options if o.endswith(": sleepy"))
+
+    gm.decider = Picker()
+    power = powers.handler("prayer", "Bliss")
+    assert power is not None and power.outside is not None
+    power.outside(gm, first)
+    assert second.adv.character.afflictions == set() and second.bliss == ["sleepy"]
+    assert first.adv.character.afflictions == {"hungry", "terrified"} and first.bliss == []
