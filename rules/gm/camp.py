@@ -1028,8 +1028,8 @@ def _god_of(gm: GM, m: Member) -> Any:
 def _sacrifice_actions(gm: GM) -> list[Action]:
     """An angered god's sacrifice, made at camp (a free camp action, R212): Yulak's self-flagellation ("2 wounds
     and bleeding to self"), Akhzu's two rations buried (the party's).  Cador's (capture, then kill an undead
-    during the ritual) needs a captive the fight does not keep yet; the camp prayer of Kaal Rafir and Goshkalon
-    is the "pray" action."""
+    during the ritual) is made in a fight, on a held undead (R241, ``combat_actions``); the camp prayer of Kaal
+    Rafir and Goshkalon is the "pray" action."""
     out: list[Action] = []
     for m in gm.active():
         god = _god_of(gm, m)

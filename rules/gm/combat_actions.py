@@ -473,6 +473,22 @@ def _swarm_command(t: Turn, action: Action) -> None:
 
 
 @_for_fighter
+def _sacrifice_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
+    """An angered cleric of Cador kills a captured undead in the sacrifice ritual (2 actions, RULINGS R241)."""
+    if not powers.cador_angered(gm, who):
+        return []
+    rule = "Cador's sacrifice: the cleric must capture, then kill an undead during the sacrifice ritual."
+    return [offer(f"sacrifice:{f.id}:{e.id}", "sacrifice", f"{who.name}: kill the captured {core.label(e)} in "
+                  "Cador's ritual", f, 2, target=e.id, reason=powers.sacrifice_why_not(gm, cs, f, e), rule=rule)
+            for e in cs.active_foes() if "undead" in core.sheet(gm, e.monster).tags]  # fmt: skip
+
+
+@TABLE.applies("sacrifice")
+def _sacrifice(t: Turn, action: Action) -> None:
+    powers.cador_sacrifice(t.gm, t.cs, t.f, t.who, t.cs.foe(action.target or ""))
+
+
+@_for_fighter
 def _skill_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Action]:
     out: list[Action] = []
     ch = who.adv.character

@@ -473,6 +473,12 @@ def end(gm: GM, cs: CombatState, outcome: str) -> None:
     _record(gm, cs)
     for m in gm.c.party:
         m.adv.character.euphoric = False  # Euphoria lasts "during this combat"
+    for f in cs.fighters:  # Apotheosis: the fight ends before "next turn": the lifted fatigue comes back (R240)
+        who = core.member(gm, f.id)
+        for a, n in list(f.owed_fatigue.items()):
+            del f.owed_fatigue[a]
+            if who is not None:
+                gm.fatigue(who, "Apotheosis fades", Attr(a), points=n)
     for f, who in core.standing(gm, cs):
         lasting = sorted(n for n, until in f.effects.items() if until >= cs.round)
         if lasting:  # R191: every duration ends with the fight

@@ -168,7 +168,7 @@ HELD = ("Glue", "Hold", "Arcane prison", "Nightmare", "Command undead", "Trapped
 def held(cs: CombatState, foe: Foe) -> bool:
     """Held in place by a power: Glue, Shackles, Hold, the arcane prison, asleep, or commanded to stand."""
     return (
-        any(core.lasting(cs, foe, n) for n in HELD)
+        any(core.lasting(cs, foe, n) for n in HELD if n != "Command undead" or not foe.order)  # (sent: it walks)
         or any(f.channel == f"Shackles:{foe.id}" for f in cs.fighters)
     )
 
@@ -188,6 +188,32 @@ def _idle(gm: GM, cs: CombatState, foe: Foe) -> bool:
     if why is None:
         return False
     gm.emit("foe_idle", f"{core.label(foe)} {why}.", foe=foe.id)
+    return True
+
+
+def _obey(gm: GM, cs: CombatState, foe: Foe, m: Monster) -> bool:
+    """A commanded undead attacks the enemy it was sent at (RULINGS R243): it walks Close if it can this turn,
+    then strikes with its sheet's first attack, its level in dice, a 4+ hits (as a commanded swarm, R199).  "If
+    unable to follow the command for any reason the undead will just stay in place without moving." """
+    target = next((o for o in cs.active_foes() if o.id == foe.order and o is not foe), None)
+    attack = next((a for a in m.actions if (atk := attack_of(a)) is not None and atk.damage > 0), None)
+    if target is not None and attack is not None and not grid.close(foe.tile, target.tile):
+        spots = [t for t in moves(gm, cs, foe) if grid.close(t, target.tile)]
+        if spots:
+            foe.x, foe.y = min(spots, key=lambda t: (grid.distance(t, foe.tile), t[1], t[0]))
+            gm.emit("foe_move", f"{core.label(foe)} moves on {core.label(target)}, as it was commanded.", foe=foe.id)
+    if target is None or attack is None or not grid.close(foe.tile, target.tile):
+        gm.emit("foe_idle", f"{core.label(foe)} cannot follow its command and stays in place.", foe=foe.id)
+        return False
+    atk = attack_of(attack)
+    assert atk is not None
+    faces = roll(gm.rng, max(1, m.level))
+    if not any(x >= 4 for x in faces):
+        gm.emit("foe_action", f"{core.label(foe)} strikes at {core.label(target)} and misses ({faces}).", foe=foe.id)
+        return True
+    gm.emit("foe_action", f"{core.label(foe)} strikes {core.label(target)} with its {attack.name.lower()} ({faces}),"
+            " as it was commanded.", foe=foe.id)  # fmt: skip
+    hurt_foe(gm, cs, target, atk.damage, f"{core.label(foe)}'s {attack.name.lower()}")
     return True
 
 
@@ -216,16 +242,22 @@ def over(gm: GM, cs: CombatState) -> bool:
 def enemy_turn(gm: GM, cs: CombatState, foe: Foe) -> bool:
     """One enemy's turn; returns whether it did anything."""
     m = core.sheet(gm, foe.monster)
+    if foe.active and core.lasting(cs, foe, "Memento mori"):  # "Target undead start taking 1 wound per turn"
+        # the god's wound, not a blow: no armour or resistance takes it; a lost turn is still a turn (R242)
+        hurt_foe(gm, cs, foe, 1, "Memento mori", effects=frozenset({Effect.PIERCING}), magic=True,
+                 ignore_resist=True, hit=False)  # fmt: skip
+        if not foe.active:
+            return True
     if foe.lost_turn:
         foe.lost_turn = False
         gm.emit("surprised", f"{core.label(foe)} is caught unaware and loses its turn.", foe=foe.id)
         return False
     foe.incorporeal_round = 0  # Phase out lasts until its next turn (R66)
     core.bleed_foe(gm, cs, foe)
-    if foe.active and core.lasting(cs, foe, "Memento mori"):  # "Target undead start taking 1 wound per turn"
-        hurt_foe(gm, cs, foe, 1, "Memento mori", magic=True, hit=False)
     if not foe.active:
         return True
+    if foe.order and core.lasting(cs, foe, "Command undead"):
+        return _obey(gm, cs, foe, m)
     if _idle(gm, cs, foe):
         return False
     if core.lasting(cs, foe, "Trapped"):

@@ -90,6 +90,7 @@ class Foe:
     fear: str = ""  # Phobia: the adventurer it is terrified of
     side: str = ""  # "" an enemy; a summoned ally: the id of the adventurer who commands it (Swarm)
     commanded_round: int = 0  # a summoned ally: the round of its last command
+    order: str = ""  # Command undead: the enemy it was commanded to attack ("" none, RULINGS R243)
 
     @property
     def tile(self) -> Tile:

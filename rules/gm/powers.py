@@ -641,9 +641,35 @@ def _numbness(gm: GM, target: Member) -> None:
     gm.fatigue(target, "Numbness", Attr.DEX)
 
 
+def _numbness_helps(gm: GM, m: Member) -> str | None:
+    """Numbness is for PRE wounds: on anyone else it is two fatigue for nothing (a playtest, seed 128: offered
+    with no one hurt, it would have numbed the cleric for nothing)."""
+    ch = m.adv.character
+    if not ch.attrs[Attr.PRE].wounds:
+        return f"No use now: {m.name} has no PRE wound."
+    if "hungry" in ch.afflictions:  # (seed 128: it "healed 0 PRE wounds" of a hungry warrior, for two fatigue)
+        return f"No use now: {m.name} is hungry (wounds do not heal)."
+    return None
+
+
+def _numbness_ready(gm: GM, caster: Member) -> str | None:
+    if any(_numbness_helps(gm, m) is None for m in gm.alive()):
+        return None
+    if any(m.adv.character.attrs[Attr.PRE].wounds for m in gm.alive()):
+        return "No use now: those with PRE wounds are hungry (wounds do not heal)."
+    return "No one has a PRE wound."
+
+
 def _numbness_outside(gm: GM, caster: Member) -> None:
-    hurt = [m for m in gm.alive() if m.adv.character.attrs[Attr.PRE].wounds]
-    _numbness(gm, max(hurt, key=lambda m: m.adv.character.attrs[Attr.PRE].wounds) if hurt else caster)
+    """The player chooses whom among those with PRE wounds (the most wounded first, the GM-decides pick)."""
+    hurt = sorted((m for m in gm.alive() if _numbness_helps(gm, m) is None),
+                  key=lambda m: -m.adv.character.attrs[Attr.PRE].wounds)  # fmt: skip
+    if len(hurt) <= 1:
+        _numbness(gm, hurt[0] if hurt else caster)
+        return
+    names = [f"{m.name} ({m.adv.character.attrs[Attr.PRE].wounds} PRE wound(s))" for m in hurt]
+    pick = gm.decider.choose(gm, caster, f"Numbness: whom does {caster.name} numb?", names)
+    _numbness(gm, hurt[names.index(pick)])
 
 
 def _numbness_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
@@ -652,7 +678,8 @@ def _numbness_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, targ
         _numbness(gm, m)
 
 
-_register(Power("prayer", "Numbness", _numbness_outside, _numbness_in_fight))
+_register(Power("prayer", "Numbness", _numbness_outside, _numbness_in_fight, reach=grid.NEARBY,
+                ready=_numbness_ready, helps=_numbness_helps))  # "Nearby ally"
 
 
 MARTYR_CURES = ("bleeding", "terrified", "shaken", "sleepy")
@@ -972,12 +999,20 @@ def _command_fits(gm: GM, cs: CombatState, e: Foe) -> str | None:
 
 
 def _command(gm: GM, cs: CombatState, f: Fighter, caster: Member, e: Foe) -> None:
-    """Command undead: one simple command, for the whole fight (RULINGS R192: stand still, or leave)."""
-    order = gm.decider.choose(gm, caster, f"Command undead: what does {core.label(e)} do?", list(COMMANDS))
+    """Command undead: one simple command, for the whole fight (RULINGS R192: stand still, or leave; R243: or
+    attack another enemy)."""
+    others = [o for o in cs.active_foes() if o is not e]
+    attacks = {f"attack {core.label(o)}": o for o in others}
+    order = gm.decider.choose(gm, caster, f"Command undead: what does {core.label(e)} do?",
+                              [*COMMANDS, *attacks])  # fmt: skip
     if order == "leave the fight":
         gm.emit("commanded", f"{core.label(e)} turns and walks out of the fight, as it was commanded.", foe=e.id)
         flee(gm, cs, e)
+    elif order in attacks:
+        e.order = attacks[order].id
+        _all_fight(gm, cs, e, "Command undead", f"turns on {core.label(attacks[order])}, as it was commanded")
     else:
+        e.order = ""
         _all_fight(gm, cs, e, "Command undead", "stands still, as it was commanded")
 
 
@@ -1118,7 +1153,17 @@ def _apotheosis(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fig
             gm.emit("recover", f"{m.name} feels no fatigue — until their next turn (Apotheosis).", who=m.id)
 
 
-_register(Power("prayer", "Apotheosis", fight=_apotheosis, area=True))
+def _apotheosis_ready(gm: GM, caster: Member) -> str | None:
+    """Apotheosis lifts fatigue for a turn: with no one Nearby tired it is an answered prayer spent for nothing."""
+    cs = gm.c.combat
+    f = next((g for g in cs.fighters if g.id == caster.id), None) if cs is not None else None
+    allies = [m for _, m in nearby(gm, cs, f)[0]] if cs is not None and f is not None else []
+    if any(m.adv.character.attrs[a].fatigue for m in allies for a in ATTRS):
+        return None
+    return "No use now: no one Nearby is tired."
+
+
+_register(Power("prayer", "Apotheosis", fight=_apotheosis, area=True, ready=_apotheosis_ready))
 
 
 def _machine_spirit(gm: GM, target: Member) -> None:
@@ -1493,10 +1538,9 @@ def _bliss(gm: GM, caster: Member) -> None:
     hurt = [m for m in gm.alive() if m.adv.character.afflictions]
     if not hurt:
         raise RuleError("no one has an affliction")
-    options = [f"{m.name}: {a}" for m in hurt for a in sorted(m.adv.character.afflictions)]
-    pick = gm.decider.choose(gm, caster, "Bliss: which affliction stops mattering?", options)
-    m = hurt[[o.split(": ")[0] for o in options].index(pick.split(": ")[0])]
-    name = pick.split(": ", 1)[1]
+    pairs = {f"{m.name}: {a}": (m, a) for m in hurt for a in sorted(m.adv.character.afflictions)}
+    pick = gm.decider.choose(gm, caster, "Bliss: which affliction stops mattering?", list(pairs))
+    m, name = pairs[pick]  # (the pick's place among the pairs is not its adventurer's place among the afflicted)
     m.adv.character.afflictions.discard(name)
     m.bliss.append(name)
     gm.emit("bliss", f"{m.name}'s {name} no longer matters" + (" until the expedition ends" if exp else "")
@@ -1943,6 +1987,51 @@ def _eye_turn(gm: GM) -> None:
         exp.eye_saw = key
         gm.emit("eye", f"Through the tree's eye {seer.name} sees {who} in room {exp.eye_room} now (Eyes of the "
                 "forest).", who=seer.id, room=exp.eye_room, depth=exp.eye_depth)  # fmt: skip
+
+
+# --- Cador's sacrifice: capture, then kill an undead ---------------------------------------------------------------
+
+#: What holds an enemy captive for Cador's ritual (RULINGS R241): the powers that keep it from moving or acting.
+CAPTIVE_BY = ("Hold", "Glue", "Command undead")
+
+
+def captive(cs: CombatState, e: Foe) -> str | None:
+    """What holds ``e`` captive now (a power's name), or None: Hold, Glue, Command undead's "stand still", or the
+    Shackles a wizard channels on it."""
+    held = next((n for n in CAPTIVE_BY if core.lasting(cs, e, n) and (n != "Command undead" or not e.order)), None)
+    if held is None and any(g.channel == f"Shackles:{e.id}" for g in cs.fighters):
+        held = "Shackles"
+    return held
+
+
+def cador_angered(gm: GM, m: Member) -> bool:
+    """``m`` is a cleric whose god is angered and asks for a captured undead (Cador)."""
+    god = next((g for g in gm.content.magic.gods if g.name == m.adv.god), None)
+    return (m.adv.prayers is not None and m.adv.prayers.angered and god is not None and god.sacrifice is not None
+            and god.sacrifice.kind == "kill_captured_undead")  # fmt: skip
+
+
+def sacrifice_why_not(gm: GM, cs: CombatState, f: Fighter, e: Foe) -> str | None:
+    """Why ``f`` cannot kill ``e`` in Cador's ritual now (None: they can)."""
+    if "undead" not in core.sheet(gm, e.monster).tags:
+        return "Cador asks for an undead."
+    if captive(cs, e) is None:
+        return "Not captured: it must be held first (Hold, Glue, Shackles, or commanded to stand still)."
+    if not grid.close(f.tile, e.tile):
+        return "The captive must be Close."
+    return None
+
+
+def cador_sacrifice(gm: GM, cs: CombatState, f: Fighter, m: Member, e: Foe) -> None:
+    """Cador's sacrifice: "the cleric must capture, then kill an undead during the sacrifice ritual" — the held
+    undead dies in the ritual, and the god listens again (RULINGS R241)."""
+    held = captive(cs, e)
+    gm.emit("sacrifice", f"{m.name} kills the captured {core.label(e)} (held by {held}) in Cador's ritual.",
+            who=m.id, foe=e.id)  # fmt: skip
+    core.kill_foe(gm, cs, e, f, "Cador's sacrifice")
+    assert m.adv.prayers is not None
+    m.adv.prayers.sacrifice()
+    gm.emit("pray", f"{m.name} makes a sacrifice to Cador; the god listens again.", who=m.id)
 
 
 # --- Swarm: a creature the cleric commands ------------------------------------------------------------------------

@@ -468,3 +468,49 @@ def test_season_of_changes_asks_whose_season_and_is_greyed_with_nothing_to_move(
     assert asked == [[f"{a.name} (2 wounds, 0 fatigue)", f"{b.name} (0 wounds, 1 fatigue)"]]
     assert b.adv.character.attrs[Attr.DEX].fatigue == 0 and a.adv.character.attrs[Attr.STR].wounds == 2
     assert power.helps(gm, gm.c.member(who)) == f"No use now: {gm.c.member(who).name} has no wound or fatigue to move."
+
+
+def test_numbness_is_greyed_with_no_pre_wound_and_heals_the_one_who_has_them() -> None:
+    """Seed 128: Numbness was offered with no PRE wound in the party, and would have numbed the cleric (one STR
+    and one DEX fatigue) for nothing."""
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = caster(gm, prayer="Numbness")
+    assert offered(gm, f"pray:{who}:Numbness").reason == "No one has a PRE wound."
+    other = gm.c.party[1].adv.character
+    other.attrs[Attr.PRE].wounds = 2
+    other.afflictions.add("hungry")  # seed 128: "heals 0 PRE wound(s)" of a hungry warrior, for two fatigue
+    assert offered(gm, f"pray:{who}:Numbness").reason == (
+        "No use now: those with PRE wounds are hungry (wounds do not heal).")
+    other.afflictions.discard("hungry")
+    assert offered(gm, f"pray:{who}:Numbness").available
+    power = powers.handler("prayer", "Numbness")
+    assert power is not None and power.outside is not None
+    power.outside(gm, gm.c.party[0])
+    me = gm.c.party[0].adv.character
+    assert other.attrs[Attr.PRE].wounds == 0
+    assert (other.attrs[Attr.STR].fatigue, other.attrs[Attr.DEX].fatigue) == (1, 1)
+    assert (me.attrs[Attr.STR].fatigue, me.attrs[Attr.DEX].fatigue) == (0, 0)
+
+
+def test_bliss_sets_aside_the_affliction_of_whom_the_player_picked() -> None:
+    """Bliss found its target by the pick's place in the list of (adventurer, affliction) pairs, used as a place
+    in the list of adventurers: with two afflictions on the first, a pick on the second fell outside it."""
+    from rules.gm.engine import AutoDecider
+
+    gm = game(corridor(3), party=2)
+    exploration.enter(gm, "test-site")
+    first, second = gm.c.party
+    first.adv.character.afflictions = {"hungry", "terrified"}
+    second.adv.character.afflictions = {"sleepy"}
+
+    class Picker(AutoDecider):
+        def choose(self, gm, member, prompt, options):  # type: ignore[no-untyped-def]
+            return next(o for o in options if o.endswith(": sleepy"))
+
+    gm.decider = Picker()
+    power = powers.handler("prayer", "Bliss")
+    assert power is not None and power.outside is not None
+    power.outside(gm, first)
+    assert second.adv.character.afflictions == set() and second.bliss == ["sleepy"]
+    assert first.adv.character.afflictions == {"hungry", "terrified"} and first.bliss == []
