@@ -1523,9 +1523,12 @@ def _weave_fate(gm: GM, caster: Member) -> None:
     replace any dice result you roll in the next 2d6 exploration turns.  For every dice you don't use after that,
     receive one intelligence wound.  The GM should roll the timer and keep it in secret." """
     exp = gm.c.expedition
-    n = caster.adv.character.attrs[Attr.INT].available
-    if exp is None or n <= 0:
+    most = caster.adv.character.attrs[Attr.INT].available
+    if exp is None or most <= 0:
         raise RuleError(_weave_ready(gm, caster) or "no fate to weave")
+    # "up to": the player weighs each die kept against the INT wound it costs unused (RULINGS R236)
+    options = [f"weave {k} {'die' if k == 1 else 'dice'}" for k in range(most, 0, -1)]
+    n = most - options.index(gm.decider.choose(gm, caster, "Weave fate: how many INT dice to weave?", options))
     exp.woven = sorted((d(gm.rng, 6) for _ in range(n)), reverse=True)
     exp.woven_by = caster.id
     exp.woven_until = exp.turns + lasts(gm, "spell", "Weave fate")

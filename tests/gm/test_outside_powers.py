@@ -468,3 +468,38 @@ def test_season_of_changes_asks_whose_season_and_is_greyed_with_nothing_to_move(
     assert asked == [[f"{a.name} (2 wounds, 0 fatigue)", f"{b.name} (0 wounds, 1 fatigue)"]]
     assert b.adv.character.attrs[Attr.DEX].fatigue == 0 and a.adv.character.attrs[Attr.STR].wounds == 2
     assert power.helps(gm, gm.c.member(who)) == f"No use now: {gm.c.member(who).name} has no wound or fatigue to move."
+
+
+def test_weave_fate_weaves_as_many_dice_as_the_player_chooses() -> None:
+    """ "Roll up to the wizard's available intelligence dice": the player picks how many (each unused one costs an
+    INT wound), not always all of them (RULINGS R236)."""
+    from rules.attributes import Attr
+    from rules.gm.services import AutoDecider
+    from tests.gm.scripted import Loaded
+
+    asked: list[list[str]] = []
+
+    class One(AutoDecider):
+        def choose(self, gm: GM, member: object, prompt: str, options: list[str]) -> str:  # type: ignore[override]
+            if prompt.startswith("Weave fate"):
+                asked.append(options)
+                return "weave 1 die"
+            return super().choose(gm, member, prompt, options)  # type: ignore[arg-type]
+
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    wiz = gm.c.party[0]
+    ch = wiz.adv.character
+    ch.attrs[Attr.INT].score, ch.attrs[Attr.INT].wounds, ch.attrs[Attr.INT].fatigue = 3, 0, 0
+    gm.decider = One()
+    power = powers.handler("spell", "Weave fate")
+    assert power is not None and power.outside is not None
+    gm.rng = Loaded(1, [4, 2, 5])  # the one die woven, then the 2d6 timer
+    power.outside(gm, wiz)
+    exp = gm.c.expedition
+    assert asked == [["weave 3 dice", "weave 2 dice", "weave 1 die"]]
+    assert exp.woven == [4] and exp.woven_until == exp.turns + 7
+    wounds = ch.attrs[Attr.INT].wounds + ch.attrs[Attr.INT].fatigue
+    exp.turns = exp.woven_until + 1
+    powers.each_turn(gm)
+    assert exp.woven == [] and ch.attrs[Attr.INT].wounds + ch.attrs[Attr.INT].fatigue == wounds + 1
