@@ -441,7 +441,8 @@ def cast_outside(gm: GM, m: Member, spell: str) -> None:
     if power is not None and power.outside is not None:
         power.outside(gm, m)
     res = cast_spell(book, spell, m.adv.character.test_spec(Attr.INT), gm.rng, gm.content.magic.spell_mishaps,
-                     has_conductor=carries(m, gm.content, "conductor"), player=gm.rerolls_of(m))  # fmt: skip
+                     has_conductor=carries(m, gm.content, "conductor"), player=gm.rerolls_of(m),
+                     woven=gm.woven(m, f"keeping {spell} in mind"))  # fmt: skip
     if res.test is not None:
         gm.show_test(m, Attr.INT, f"keeping {spell} in mind", res.test)
     if res.test is not None and res.test.verdict.fatigue:

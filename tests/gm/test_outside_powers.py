@@ -503,3 +503,25 @@ def test_weave_fate_weaves_as_many_dice_as_the_player_chooses() -> None:
     exp.turns = exp.woven_until + 1
     powers.each_turn(gm)
     assert exp.woven == [] and ch.attrs[Attr.INT].wounds + ch.attrs[Attr.INT].fatigue == wounds + 1
+
+
+def test_a_woven_die_can_keep_a_spell_from_being_forgotten() -> None:
+    """Weave fate: "You may use them to replace any dice result you roll" — the INT test that keeps a spell in
+    mind is a roll too (seed 127: the keeping test failed with a woven 5 in hand and no offer was made)."""
+    from rules.attributes import Attr
+    from tests.gm.scripted import Loaded
+
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = caster(gm, spell="Mystic ink")
+    wiz = gm.c.member(who)
+    ch = wiz.adv.character
+    ch.afflictions.clear()
+    ch.attrs[Attr.INT].score, ch.attrs[Attr.INT].wounds, ch.attrs[Attr.INT].fatigue = 1, 0, 0
+    exp = gm.c.expedition
+    exp.woven, exp.woven_by, exp.woven_until = [6], who, exp.turns + 5
+    gm.rng = Loaded(1, [1] * 6)  # every die of the keeping test a 1
+    powers.cast_outside(gm, wiz, "Mystic ink")
+    assert exp.woven == []
+    assert wiz.adv.spellbook is not None and wiz.adv.spellbook.forgotten == []
+    assert any(e.kind == "weave" and "becomes 6" in e.text for e in gm.events)
