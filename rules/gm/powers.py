@@ -930,9 +930,18 @@ _register(Power("spell", "Explode corpse", fight=_explode, reach=grid.NEARBY, ai
 
 
 def _arcane_fire(gm: GM, cs: CombatState, f: Fighter, caster: Member, tiles: tuple[Tile, ...]) -> None:
+    """Arcane fire: "anything standing in that tile takes 2 wounds per turn, those wounds can be reduced" — the
+    turn it is cast too: what stands there burns at once, then at each round's end (RULINGS R239; burning only at
+    the round's end, the enemies it was cast under stepped off before it ever touched them)."""
     cs.fire += [t for t in tiles if t not in cs.fire]
     gm.emit("fire", f"Arcane fire takes {len(tiles)} tile(s): whatever stands there burns each round.",
             who=caster.id, tiles=[list(t) for t in tiles])  # fmt: skip
+    for e in cs.active_foes():
+        if e.tile in tiles:
+            hurt_foe(gm, cs, e, 2, "Arcane fire", magic=True, fire=True, hit=False)
+    for g, m in core.standing(gm, cs):
+        if g.tile in tiles:
+            core.hurt_member(gm, cs, g, m, 2, "Arcane fire", from_attack=False)
 
 
 _register(Power("spell", "Arcane fire", fight=_arcane_fire, reach=grid.NEARBY, aim="tiles"))
