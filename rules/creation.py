@@ -541,4 +541,25 @@ def spend_leftover_insight(adv: Adventurer, content: Content, chooser: CreationC
         target = chooser.pick(adv, option.name, list(option.targets))[0]
         log.append(spend(ch, option, target, upgrades=upgrades))
     adv.notes.extend(log)
+    top_up_spells(adv, content, chooser)
     return log
+
+
+def top_up_spells(adv: Adventurer, content: Content, chooser: CreationChooser) -> list[str]:
+    """A wizard knows one spell per INT score point ("choose a number of spells equal to their intelligence
+    score"): the spells chosen with the class are counted before the leftover insight is spent, so an INT raised
+    by that insight (a 0 raised to 1 leaves a wizard with no spell at all) adds the spells it now allows, memorised
+    like the first ones.  Returns the spells added."""
+    book = adv.spellbook
+    cls = next((c for c in content.classes.classes if c.name == adv.klass), None)
+    if book is None or cls is None or cls.spells_known_attr is None or adv.school is None:
+        return []
+    n = adv.character.attrs[Attr(cls.spells_known_attr)].score
+    options = [s.name for s in content.magic.spells if s.school == adv.school and s.name not in book.known]
+    missing = min(n - len(book.known), len(options))
+    if missing <= 0:
+        return []
+    added = chooser.pick(adv, "spells", options, missing)
+    book.known.extend(added)
+    book.memorise(book.known[:n], n)
+    return added

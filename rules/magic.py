@@ -17,6 +17,7 @@ exhausted prayer.  No holy symbol, no prayer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from random import Random
@@ -77,14 +78,18 @@ def cast_spell(
     *,
     has_conductor: bool = True,
     player: Chooser | None = None,
+    woven: Callable[[TestRoll], None] | None = None,
 ) -> SpellResult:
-    """Cast a memorised spell (its effect resolves first), then test INT."""
+    """Cast a memorised spell (its effect resolves first), then test INT.  ``woven`` may change the rolled dice
+    before the verdict (Weave fate: "replace any dice result you roll")."""
     if spell not in book.memorised or spell in book.forgotten:
         raise RuleError(f"{spell} is not memorised")
     if book.arcane_well:
         book.arcane_well = False
         return SpellResult(spell, SpellOutcome.AUTOMATIC, None)
     test = resolve(int_spec, rng, player)
+    if woven is not None:
+        woven(test)
     v = test.verdict
     if v.success:
         if v.great_success:
@@ -100,12 +105,15 @@ def cast_spell(
 
 
 def concentrate(
-    book: Spellbook, spell: str, int_spec: TestSpec, rng: Random, mishaps: RollTable, player: Chooser | None = None
+    book: Spellbook, spell: str, int_spec: TestSpec, rng: Random, mishaps: RollTable, player: Chooser | None = None,
+    woven: Callable[[TestRoll], None] | None = None,
 ) -> SpellResult:
     """Refresh a forgotten spell (1 exploration turn)."""
     if spell not in book.forgotten:
         raise RuleError(f"{spell} is not forgotten")
     test = resolve(int_spec, rng, player)
+    if woven is not None:
+        woven(test)
     if test.verdict.success:
         book.forgotten.remove(spell)
         return SpellResult(spell, SpellOutcome.CAST, test)
@@ -158,6 +166,7 @@ def invoke_prayer(
     has_holy_symbol: bool = True,
     desperate_plea: bool = False,
     player: Chooser | None = None,
+    woven: Callable[[TestRoll], None] | None = None,
 ) -> PrayerResult:
     if not has_holy_symbol:
         raise RuleError("Casting a prayer without a holy symbol doesn't work.")
@@ -173,6 +182,8 @@ def invoke_prayer(
     elif desperate_plea:
         raise RuleError("a desperate plea is for an exhausted prayer")
     test = resolve(pre_spec, rng, player)
+    if woven is not None:
+        woven(test)
     v = test.verdict
     if not v.success:
         if v.critical_failure:

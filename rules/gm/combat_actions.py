@@ -1427,6 +1427,7 @@ def _pray(
         has_holy_symbol=carries(who, gm.content, "holy_symbol"),
         desperate_plea=plea,
         player=gm.rerolls_of(who),
+        woven=gm.woven(who, f"praying for {prayer}"),
     )
     gm.show_test(who, Attr.PRE, f"praying for {prayer}", res.test)
     if res.test.verdict.fatigue and not gm.morale_pays(who, f"praying for {prayer}"):
@@ -1462,6 +1463,7 @@ def _cast(gm: GM, cs: CombatState, f: Fighter, who: Member, spell: str, target: 
         gm.content.magic.spell_mishaps,
         has_conductor=has_conductor(gm, who),
         player=lambda t: gm.decider.reroll(gm, who, t),
+        woven=gm.woven(who, f"keeping {spell} in mind"),
     )
     # the spell works first; what the INT test did to it is told after its dice ("casts Magic Shield: cast." was
     # the outcome's code name, before the effect and the dice)

@@ -242,7 +242,8 @@ def recall(gm: GM, action: Action) -> None:
     book = m.adv.spellbook
     assert book is not None
     spell = str(action.param("spell"))
-    res = concentrate(book, spell, m.adv.character.test_spec(Attr.INT), gm.rng, gm.content.magic.spell_mishaps)
+    res = concentrate(book, spell, m.adv.character.test_spec(Attr.INT), gm.rng, gm.content.magic.spell_mishaps,
+                      woven=gm.woven(m, f"recalling {spell}"))
     if res.test is not None:
         gm.show_test(m, Attr.INT, f"recalling {spell}", res.test)
     if res.test is not None and res.test.verdict.fatigue:
@@ -274,6 +275,7 @@ def pray(gm: GM, action: Action) -> None:
         gm.content.magic.miracles,
         desperate_plea=bool(action.param("plea")),
         player=gm.rerolls_of(m),
+        woven=gm.woven(m, f"praying for {name}"),
     )
     gm.show_test(m, Attr.PRE, f"praying for {name}", res.test)
     if res.test.verdict.fatigue:

@@ -441,7 +441,8 @@ def cast_outside(gm: GM, m: Member, spell: str) -> None:
     if power is not None and power.outside is not None:
         power.outside(gm, m)
     res = cast_spell(book, spell, m.adv.character.test_spec(Attr.INT), gm.rng, gm.content.magic.spell_mishaps,
-                     has_conductor=carries(m, gm.content, "conductor"), player=gm.rerolls_of(m))  # fmt: skip
+                     has_conductor=carries(m, gm.content, "conductor"), player=gm.rerolls_of(m),
+                     woven=gm.woven(m, f"keeping {spell} in mind"))  # fmt: skip
     if res.test is not None:
         gm.show_test(m, Attr.INT, f"keeping {spell} in mind", res.test)
     if res.test is not None and res.test.verdict.fatigue:
@@ -956,9 +957,18 @@ _register(Power("spell", "Explode corpse", fight=_explode, reach=grid.NEARBY, ai
 
 
 def _arcane_fire(gm: GM, cs: CombatState, f: Fighter, caster: Member, tiles: tuple[Tile, ...]) -> None:
+    """Arcane fire: "anything standing in that tile takes 2 wounds per turn, those wounds can be reduced" — the
+    turn it is cast too: what stands there burns at once, then at each round's end (RULINGS R239; burning only at
+    the round's end, the enemies it was cast under stepped off before it ever touched them)."""
     cs.fire += [t for t in tiles if t not in cs.fire]
     gm.emit("fire", f"Arcane fire takes {len(tiles)} tile(s): whatever stands there burns each round.",
             who=caster.id, tiles=[list(t) for t in tiles])  # fmt: skip
+    for e in cs.active_foes():
+        if e.tile in tiles:
+            hurt_foe(gm, cs, e, 2, "Arcane fire", magic=True, fire=True, hit=False)
+    for g, m in core.standing(gm, cs):
+        if g.tile in tiles:
+            core.hurt_member(gm, cs, g, m, 2, "Arcane fire", from_attack=False)
 
 
 _register(Power("spell", "Arcane fire", fight=_arcane_fire, reach=grid.NEARBY, aim="tiles"))
@@ -1567,9 +1577,12 @@ def _weave_fate(gm: GM, caster: Member) -> None:
     replace any dice result you roll in the next 2d6 exploration turns.  For every dice you don't use after that,
     receive one intelligence wound.  The GM should roll the timer and keep it in secret." """
     exp = gm.c.expedition
-    n = caster.adv.character.attrs[Attr.INT].available
-    if exp is None or n <= 0:
+    most = caster.adv.character.attrs[Attr.INT].available
+    if exp is None or most <= 0:
         raise RuleError(_weave_ready(gm, caster) or "no fate to weave")
+    # "up to": the player weighs each die kept against the INT wound it costs unused (RULINGS R236)
+    options = [f"weave {k} {'die' if k == 1 else 'dice'}" for k in range(most, 0, -1)]
+    n = most - options.index(gm.decider.choose(gm, caster, "Weave fate: how many INT dice to weave?", options))
     exp.woven = sorted((d(gm.rng, 6) for _ in range(n)), reverse=True)
     exp.woven_by = caster.id
     exp.woven_until = exp.turns + lasts(gm, "spell", "Weave fate")

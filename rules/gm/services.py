@@ -353,6 +353,10 @@ class GM:
             outcome=outcome,
         )
 
+    def woven(self, member: Member, reason: str) -> Callable[[TestRoll], None]:
+        """Weave fate's offer for a roll resolved outside :meth:`test` (keeping a spell, recalling one, a prayer)."""
+        return lambda roll: self._weave(member, reason, roll)
+
     def _weave(self, member: Member, reason: str, roll: TestRoll) -> None:
         """Weave fate: "You may use them to replace any dice result you roll" — offered on a failed test when a
         woven die would make it a success (the wizard's player decides; RULINGS R198)."""

@@ -234,6 +234,24 @@ def test_arcane_fire_burns_what_stands_on_its_tiles_each_round() -> None:
     assert (9, 1) in combat_foes.moves(gm, cs, a) and (9, 2) not in combat_foes.moves(gm, cs, a)
 
 
+def test_arcane_fire_burns_what_stands_on_its_tiles_when_it_is_cast() -> None:
+    """ "anything standing in that tile takes 2 wounds per turn": the enemies it is cast under burn at once, not only
+    at the round's end, by when they have walked off it (seed 127: cast under two corpses, it never touched them;
+    RULINGS R239)."""
+    gm = arena([("Giant Rat", 3)])
+    cs = hall(gm)
+    f = cs.fighters[0]
+    a, b, c = cs.foes
+    wizard(gm, f, "Arcane fire")
+    put(gm, f, 6, 1)
+    put(gm, a, 9, 0)
+    put(gm, b, 9, 2)
+    put(gm, c, 8, 1)
+    a.ap = b.ap = c.ap = 0
+    cast(gm, f, "Arcane fire", "9,0;9,2")
+    assert (a.wounds, b.wounds, c.wounds) == (2, 2, 0)
+
+
 def test_shackles_stun_each_turn_while_the_wizard_channels() -> None:
     gm, cs, f, e = one_on_one("Hobgoblin")
     wizard(gm, f, "Shackles")

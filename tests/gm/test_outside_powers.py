@@ -514,3 +514,59 @@ def test_bliss_sets_aside_the_affliction_of_whom_the_player_picked() -> None:
     power.outside(gm, first)
     assert second.adv.character.afflictions == set() and second.bliss == ["sleepy"]
     assert first.adv.character.afflictions == {"hungry", "terrified"} and first.bliss == []
+
+def test_weave_fate_weaves_as_many_dice_as_the_player_chooses() -> None:
+    """ "Roll up to the wizard's available intelligence dice": the player picks how many (each unused one costs an
+    INT wound), not always all of them (RULINGS R236)."""
+    from rules.attributes import Attr
+    from rules.gm.services import AutoDecider
+    from tests.gm.scripted import Loaded
+
+    asked: list[list[str]] = []
+
+    class One(AutoDecider):
+        def choose(self, gm: GM, member: object, prompt: str, options: list[str]) -> str:  # type: ignore[override]
+            if prompt.startswith("Weave fate"):
+                asked.append(options)
+                return "weave 1 die"
+            return super().choose(gm, member, prompt, options)  # type: ignore[arg-type]
+
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    wiz = gm.c.party[0]
+    ch = wiz.adv.character
+    ch.attrs[Attr.INT].score, ch.attrs[Attr.INT].wounds, ch.attrs[Attr.INT].fatigue = 3, 0, 0
+    gm.decider = One()
+    power = powers.handler("spell", "Weave fate")
+    assert power is not None and power.outside is not None
+    gm.rng = Loaded(1, [4, 2, 5])  # the one die woven, then the 2d6 timer
+    power.outside(gm, wiz)
+    exp = gm.c.expedition
+    assert asked == [["weave 3 dice", "weave 2 dice", "weave 1 die"]]
+    assert exp.woven == [4] and exp.woven_until == exp.turns + 7
+    wounds = ch.attrs[Attr.INT].wounds + ch.attrs[Attr.INT].fatigue
+    exp.turns = exp.woven_until + 1
+    powers.each_turn(gm)
+    assert exp.woven == [] and ch.attrs[Attr.INT].wounds + ch.attrs[Attr.INT].fatigue == wounds + 1
+
+
+def test_a_woven_die_can_keep_a_spell_from_being_forgotten() -> None:
+    """Weave fate: "You may use them to replace any dice result you roll" — the INT test that keeps a spell in
+    mind is a roll too (seed 127: the keeping test failed with a woven 5 in hand and no offer was made)."""
+    from rules.attributes import Attr
+    from tests.gm.scripted import Loaded
+
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    who = caster(gm, spell="Mystic ink")
+    wiz = gm.c.member(who)
+    ch = wiz.adv.character
+    ch.afflictions.clear()
+    ch.attrs[Attr.INT].score, ch.attrs[Attr.INT].wounds, ch.attrs[Attr.INT].fatigue = 1, 0, 0
+    exp = gm.c.expedition
+    exp.woven, exp.woven_by, exp.woven_until = [6], who, exp.turns + 5
+    gm.rng = Loaded(1, [1] * 6)  # every die of the keeping test a 1
+    powers.cast_outside(gm, wiz, "Mystic ink")
+    assert exp.woven == []
+    assert wiz.adv.spellbook is not None and wiz.adv.spellbook.forgotten == []
+    assert any(e.kind == "weave" and "becomes 6" in e.text for e in gm.events)

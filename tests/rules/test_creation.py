@@ -227,3 +227,23 @@ def test_an_item_with_a_usage_die_keeps_it(content: Content, name: str) -> None:
     add_kit_item(adv, content, StartingItem(item=name, book=name))
     held = [i for i in adv.inventory.items if i.name == name]
     assert len(held) == 1 and held[0].usage == 6 and held[0].count == 1
+
+
+def test_insight_that_raises_int_adds_the_spells_it_allows(content: Content) -> None:
+    """A wizard whose INT is 0 when the class is taken knows no spell; the leftover insight raising INT to 1
+    ("Increase lowest score") must add one spell of the school, memorised (seed 127's Yoss had none)."""
+    from rules.creation import apply_class, spend_leftover_insight
+
+    adv = new_adventurer(content, "Yoss")
+    ch = adv.character
+    ch.attrs[Attr.INT].score = 0
+    ch.attrs[Attr.STR].score = ch.attrs[Attr.DEX].score = ch.attrs[Attr.PRE].score = 2
+    chooser = Scripted(Random(3))
+    apply_class(adv, content, "Wizard", Random(3), chooser)
+    assert adv.spellbook is not None and adv.spellbook.known == []
+    ch.insight = 2
+    spend_leftover_insight(adv, content, chooser)
+    assert ch.attrs[Attr.INT].score == 1
+    school = {s.name for s in content.magic.spells if s.school == adv.school}
+    assert len(adv.spellbook.known) == 1 and adv.spellbook.known[0] in school
+    assert adv.spellbook.memorised == adv.spellbook.known
