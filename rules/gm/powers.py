@@ -1355,7 +1355,9 @@ _register(Power("prayer", "Euphoria", fight=_euphoria))
 def _smoke(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
     """Smoke form: "can move around for ... one combat turn (2 actions).  The wizard cannot be harmed while in
     smoke form." (Until the wizard's next turn; it passes through enemies, RULINGS R193.)"""
-    core.put(cs, f, "Smoke form", 2)
+    # through the enemies' next turn, and no further (R193, R245): a fast wizard's ends with this round, a slow
+    # one's with the enemies' turn of the next (and so covers the wizard's own next turn too)
+    core.put(cs, f, "Smoke form", 1 if cs.phase == "fast" else 2)
     f.actions = max(f.actions, 2)  # "one combat turn (2 actions)" of moving
     gm.emit("effect", f"{caster.name} turns to smoke: no harm until their next turn, and enemies are no wall.",
             who=caster.id, effect="Smoke form")  # fmt: skip

@@ -7,8 +7,8 @@ from rules.gm import combat_core as core
 from rules.gm import exploration, powers
 from rules.inventory import Carried
 from tests.gm.scripted import corridor, game
-from tests.gm.test_combat import answered, cleric, cs_of, healer_and_ally
-from tests.gm.test_fight_powers import listed, one_on_one, wizard
+from tests.gm.test_combat import answered, cleric, cs_of, healer_and_ally, put
+from tests.gm.test_fight_powers import cast, end_round, listed, one_on_one, wizard
 from tests.gm.test_outside_powers import caster, offered
 
 
@@ -61,3 +61,32 @@ def test_prayer_of_summer_is_greyed_out_of_a_fight_with_no_armour_broken() -> No
     gm.c.party[1].adv.inventory.add(Carried("Padded armor", "", equipped=True, ap=[0]))
     assert offered(gm, f"pray:{who}:Prayer of Summer").available  # type: ignore[attr-defined]
     assert powers.broken_armour(gm, gm.c.party[1]) == 2  # Padded armor: AP 2, both lost
+
+
+def test_smoke_forms_two_actions_are_for_moving_only() -> None:
+    """Seed 110, the Lazaretto: Smoke form (1 action) topped the alchemist's actions up to its "one combat turn
+    (2 actions)" of moving, and he spent them on Silver cannon: the spell cost nothing and made him untouchable
+    while he shot (RULINGS R245)."""
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Smoke form", "Silver cannon")
+    gm.c.member(f.id).adv.character.attrs[ATTRS[2]].score = 3  # INT 3: both spells memorised
+    put(gm, e, 9, 1)
+    cast(gm, f, "Smoke form", f.id)
+    assert f.actions == 2
+    acts = listed(gm)
+    shot = acts[f"cast:{f.id}:Silver cannon"]
+    assert not shot.available and shot.reason == "Smoke: only moving until the form ends."  # type: ignore[attr-defined]
+    assert any(a.kind == "move" and a.available for a in gm.legal_actions() if a.who == f.id)
+    assert acts[f"end:{f.id}"].available  # type: ignore[attr-defined]
+
+
+def test_a_fast_wizards_smoke_ends_before_their_next_turn() -> None:
+    """The smoke lasted the caster's next turn as well (RULINGS R193 says it ends as that turn begins): with
+    moving the only thing smoke can do, the wizard would have lost the turn after to it."""
+    gm, cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Smoke form")
+    put(gm, e, 12, 1)
+    cast(gm, f, "Smoke form", f.id)
+    assert core.lasting(cs, f, "Smoke form") and cs.phase == "fast"
+    end_round(gm, f)
+    assert cs.round == 2 and not core.lasting(cs, f, "Smoke form")
