@@ -90,3 +90,18 @@ def test_a_fast_wizards_smoke_ends_before_their_next_turn() -> None:
     assert core.lasting(cs, f, "Smoke form") and cs.phase == "fast"
     end_round(gm, f)
     assert cs.round == 2 and not core.lasting(cs, f, "Smoke form")
+
+
+def test_enemies_do_not_strike_at_the_smoke() -> None:
+    """Seed 110, the Lazaretto, round 2: the plagued rats bit at the alchemist in smoke; he rolled STR to defend
+    and took the defence's fatigue, though nothing could harm him (the arcane prison is passed over already)."""
+    gm, _cs, f, e = one_on_one("Hobgoblin")
+    wizard(gm, f, "Smoke form")
+    put(gm, e, 7, 1)  # Close
+    cast(gm, f, "Smoke form", f.id)
+    ch = gm.c.member(f.id).adv.character
+    before = {a: (ch.attrs[a].fatigue, ch.attrs[a].wounds) for a in ATTRS}
+    mark = len(gm.events)
+    end_round(gm, f)
+    assert not [ev for ev in gm.events[mark:] if ev.kind == "test" and ev.data.get("who") == f.id]
+    assert {a: (ch.attrs[a].fatigue, ch.attrs[a].wounds) for a in ATTRS} == before
