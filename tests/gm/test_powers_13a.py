@@ -105,3 +105,20 @@ def test_enemies_do_not_strike_at_the_smoke() -> None:
     end_round(gm, f)
     assert not [ev for ev in gm.events[mark:] if ev.kind == "test" and ev.data.get("who") == f.id]
     assert {a: (ch.attrs[a].fatigue, ch.attrs[a].wounds) for a in ATTRS} == before
+
+
+def test_a_potion_of_giants_is_offered_to_one_whose_strength_is_tired() -> None:
+    """Seed 110, the Lazaretto: the alchemist brewed a potion of giants ("Heals all strength wounds and fatigue")
+    for the warrior, STR fatigue 2 and hungry; out of a fight it was offered only to the cleric (STR wounds), not
+    to him: the listing counted healing, not fatigue restored (the fight's listing counted both)."""
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    a, b = gm.c.party[0], gm.c.party[1]
+    a.adv.inventory.add(Carried("Potion of giants", "", usage=4))
+    ch = b.adv.character
+    ch.attrs[ATTRS[0]].fatigue = 2
+    ch.afflictions.add("hungry")
+    key = f"use:{a.id}:Potion of giants:{b.id}"
+    assert key in {x.id for x in gm.legal_actions() if x.available}
+    gm.apply(key)
+    assert ch.attrs[ATTRS[0]].fatigue == 0
