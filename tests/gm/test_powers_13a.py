@@ -122,3 +122,17 @@ def test_a_potion_of_giants_is_offered_to_one_whose_strength_is_tired() -> None:
     assert key in {x.id for x in gm.legal_actions() if x.available}
     gm.apply(key)
     assert ch.attrs[ATTRS[0]].fatigue == 0
+
+
+def test_a_potion_of_giants_restores_strength_fatigue_only() -> None:
+    """"Heals all strength wounds and fatigue": the recipe's fatigue_attr (STR) was ignored and the potion took
+    the fatigue off every attribute."""
+    gm = game(corridor(3))
+    exploration.enter(gm, "test-site")
+    a, b = gm.c.party[0], gm.c.party[1]
+    a.adv.inventory.add(Carried("Potion of giants", "", usage=4))
+    ch = b.adv.character
+    ch.attrs[ATTRS[0]].fatigue = 2
+    ch.attrs[ATTRS[1]].fatigue = 1
+    gm.apply(f"use:{a.id}:Potion of giants:{b.id}")
+    assert (ch.attrs[ATTRS[0]].fatigue, ch.attrs[ATTRS[1]].fatigue) == (0, 1)
