@@ -77,8 +77,8 @@ def apply_outcome(
     for a in ATTRS if out.wounds_each_attr else ():
         ch.add_wounds(out.wounds_each_attr, forced=a, lethal=not out.non_lethal)
     restore = out.restore_fatigue
-    if restore:
-        for a in ATTRS:
+    if restore:  # the attribute named, when no fatigue is added ("Heals all strength ... fatigue")
+        for a in [Attr(out.fatigue_attr)] if out.fatigue_attr and not out.fatigue else ATTRS:
             ch.recover_fatigue(a, None if restore == "all" else restore)
     if out.heal_wounds:
         targets = [Attr(x) for x in out.heal_attrs] or list(ATTRS)

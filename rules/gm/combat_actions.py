@@ -222,6 +222,8 @@ def fighter_actions(gm: GM, cs: CombatState, f: Fighter, who: Member) -> list[Ac
             reason = "Stunned: only Recover (removing a stun token) until no stun token is left."
         if reason is None and f.focus and a.kind not in (f.focus, "end") and core.lasting(cs, f, "Hyperfocus"):
             reason = f"Hyperfocus: only the same action ({f.focus}) this turn."
+        if reason is None and a.kind not in ("move", "flee", "end") and core.lasting(cs, f, "Smoke form"):
+            reason = "Smoke: only moving until the form ends."  # its "one combat turn (2 actions)" (R245)
         if reason != a.reason:
             a = Action(a.id, a.kind, a.label, a.cost, reason is None, reason, a.who, a.target, a.params, a.rule)
         result.append(a)

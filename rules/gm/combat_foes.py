@@ -401,7 +401,8 @@ def _landing(cs: CombatState, foe: Foe, target: Fighter) -> Tile | None:
 
 
 def _plan(gm: GM, cs: CombatState, foe: Foe, m: Monster, left: int) -> Plan | None:
-    pool = [(f, w) for f, w in targets(gm, cs) if f.id != foe.fear and not core.lasting(cs, f, "Arcane prison")]
+    pool = [(f, w) for f, w in targets(gm, cs) if f.id != foe.fear  # nothing to strike in the crystal or the smoke
+            and not core.lasting(cs, f, "Arcane prison") and not core.lasting(cs, f, "Smoke form")]
     if not pool:
         return None
     acts = [a for a in m.actions if a.actions <= left]

@@ -51,6 +51,11 @@ def _benefit(gm: GM, entry: Item, m: Member) -> int:
             attrs = [Attr(x) for x in eff.heal_attrs] or list(ATTRS)
             if "hungry" not in ch.afflictions:
                 gain += min(sum(ch.attrs[a].wounds for a in attrs), 2 if eff.heal_wounds == "all" else eff.heal_wounds)
+        if eff.restore_fatigue and "parched" not in ch.afflictions:  # (a potion of giants for a tired warrior
+            # was offered to no one: playtest 13a; the parched recover no fatigue)
+            attrs = [Attr(eff.fatigue_attr)] if eff.fatigue_attr else list(ATTRS)
+            tired = sum(ch.attrs[a].fatigue for a in attrs)
+            gain += min(tired, 2 if eff.restore_fatigue == "all" else eff.restore_fatigue)
     if entry.food == "ration" and "hungry" in ch.afflictions:
         gain += 2
     for eff in entry.effects:

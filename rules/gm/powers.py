@@ -733,7 +733,8 @@ def _spring(gm: GM, members: list[Member], foes: list[Foe]) -> None:
             gm.emit("foe_heal", f"{core.label(e)} heals a wound (Prayer of Spring).", foe=e.id)
 
 
-def _season_prayer(name: str, effect: Callable[[GM, list[Member], list[Foe]], None]) -> None:
+def _season_prayer(name: str, effect: Callable[[GM, list[Member], list[Foe]], None],
+                   ready: Callable[[GM, Member], str | None] | None = None) -> None:
     """One of Akhzu's seasons that touch "everyone Nearby, including enemies": out of a fight the party, which
     stands together; in a fight everyone within Nearby of the cleric."""
 
@@ -744,11 +745,10 @@ def _season_prayer(name: str, effect: Callable[[GM, list[Member], list[Foe]], No
         allies, foes = nearby(gm, cs, f)
         effect(gm, [m for _, m in allies], foes)
 
-    _register(Power("prayer", name, outside, in_fight, area=True,
-                    ready=_hurt_ready if effect is _spring else None))  # fmt: skip
+    _register(Power("prayer", name, outside, in_fight, area=True, ready=ready))
 
 
-_season_prayer("Prayer of Spring", _spring)
+_season_prayer("Prayer of Spring", _spring, _hurt_ready)
 
 
 def _winter_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
@@ -756,11 +756,8 @@ def _winter_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, target
     allies, foes = nearby(gm, cs, f)
     for e in foes:
         hurt_foe(gm, cs, e, 2, "Prayer of Winter", attacker=f, magic=True)
-    for g, m in allies:
-        mark = len(gm.events)
-        taken = gm.harm(m, 1, "Prayer of Winter")
-        if taken:
-            core.after_harm(gm, cs, g, m, mark, taken)
+    for g, m in allies:  # the fight's own harm: smoke and the arcane prison are not touched (playtest 13a)
+        core.hurt_member(gm, cs, g, m, 1, "Prayer of Winter", from_attack=False)
 
 
 _register(Power("prayer", "Prayer of Winter", None, _winter_in_fight, area=True))  # no one to freeze but friends
@@ -1110,6 +1107,19 @@ def _fury(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> 
 _register(Power("prayer", "Righteous Fury", fight=_fury))
 
 
+def broken_armour(gm: GM, m: Member, *, metal: bool = False) -> int:
+    """How many armour points ``m``'s worn armour has lost (only metal pieces when ``metal``)."""
+    table = {a.name.lower(): a for a in gm.content.armor.armor if not metal or a.metal}
+    return sum(max(0, full - (i.ap[k] if len(i.ap) == len(e.ap) else full))
+               for i in m.adv.inventory.items if i.equipped and (e := table.get(i.name.lower())) is not None
+               for k, full in enumerate(e.ap))  # fmt: skip
+
+
+def _summer_ready(gm: GM, caster: Member) -> str | None:
+    """Out of a fight Summer mends the party's armour only: greyed when none is broken (playtest 13a)."""
+    return None if any(broken_armour(gm, m) for m in gm.alive()) else "No one's armour is broken."
+
+
 def repair_armour(gm: GM, m: Member, points: int = 1, *, metal: bool = False) -> int:
     """Repair ``points`` armour points of what ``m`` wears (the most damaged piece first; only metal pieces when
     ``metal``); returns how many."""
@@ -1147,7 +1157,7 @@ def _summer(gm: GM, members: list[Member], foes: list[Foe]) -> None:
         gm.emit("repair", "A warm wind passes: no armour nearby is broken (Prayer of Summer).")
 
 
-_season_prayer("Prayer of Summer", _summer)
+_season_prayer("Prayer of Summer", _summer, _summer_ready)
 
 
 def _apotheosis(gm: GM, cs: CombatState, f: Fighter, caster: Member, target: Fighter) -> None:
@@ -1183,16 +1193,23 @@ def _machine_spirit(gm: GM, target: Member) -> None:
             else f"{target.name} wears no broken metal armour: nothing to fix.", who=target.id)  # fmt: skip
 
 
+def _metal_lost(gm: GM, m: Member) -> int:
+    return broken_armour(gm, m, metal=True)
+
+
 def _most_broken(gm: GM) -> Member | None:
-    """Whose armour has lost the most points."""
-    table = {a.name.lower(): a for a in gm.content.armor.armor if a.metal}
+    """Whose metal armour has lost the most points."""
+    hurt = [m for m in gm.alive() if _metal_lost(gm, m) > 0]
+    return max(hurt, key=lambda m: _metal_lost(gm, m)) if hurt else None
 
-    def lost(m: Member) -> int:
-        return sum(sum(e.ap) - sum(i.ap if len(i.ap) == len(e.ap) else e.ap) for i in m.adv.inventory.items
-                   if i.equipped and (e := table.get(i.name.lower())) is not None)  # fmt: skip
 
-    hurt = [m for m in gm.alive() if lost(m) > 0]
-    return max(hurt, key=lost) if hurt else None
+def _machine_ready(gm: GM, caster: Member) -> str | None:
+    """Greyed with nothing to fix: the cast spent a turn to say so (playtest 13a)."""
+    return None if _most_broken(gm) is not None else "No one wears broken metal armour."
+
+
+def _machine_helps(gm: GM, m: Member) -> str | None:
+    return None if _metal_lost(gm, m) else "No broken metal armour."
 
 
 def _machine_outside(gm: GM, caster: Member) -> None:
@@ -1205,7 +1222,8 @@ def _machine_in_fight(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: 
         _machine_spirit(gm, m)
 
 
-_register(Power("spell", "Machine spirit", _machine_outside, _machine_in_fight))
+_register(Power("spell", "Machine spirit", _machine_outside, _machine_in_fight, helps=_machine_helps,
+                ready=_machine_ready))
 
 
 def _borrowed_time(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
@@ -1392,7 +1410,9 @@ _register(Power("prayer", "Euphoria", fight=_euphoria))
 def _smoke(gm: GM, cs: CombatState, f: Fighter, caster: Member, who: Fighter) -> None:
     """Smoke form: "can move around for ... one combat turn (2 actions).  The wizard cannot be harmed while in
     smoke form." (Until the wizard's next turn; it passes through enemies, RULINGS R193.)"""
-    core.put(cs, f, "Smoke form", 2)
+    # through the enemies' next turn, and no further (R193, R245): a fast wizard's ends with this round, a slow
+    # one's with the enemies' turn of the next (and so covers the wizard's own next turn too)
+    core.put(cs, f, "Smoke form", 1 if cs.phase == "fast" else 2)
     f.actions = max(f.actions, 2)  # "one combat turn (2 actions)" of moving
     gm.emit("effect", f"{caster.name} turns to smoke: no harm until their next turn, and enemies are no wall.",
             who=caster.id, effect="Smoke form")  # fmt: skip
