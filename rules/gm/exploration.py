@@ -51,6 +51,7 @@ from rules.gm.places import (
     door_state,
     found_hidden,
     key_for,
+    key_found_here,
     live_monsters,
     move_cost,
     room_label,
@@ -1088,8 +1089,9 @@ def _loot(gm: GM) -> None:
     left: list[str] = []
     for i in loot_in_sight(gm):
         loot = room.loot[i]
-        slots = 0 if loot.name.lower().startswith("key to") else (2 if loot.big else 1)
-        item = Carried(loot.name, "", slots=slots, count=loot.count, rarity=loot.rarity, value=loot.value)
+        key = loot.name.lower().startswith("key to")
+        item = Carried(loot.name, "", slots=0 if key else (2 if loot.big else 1), count=loot.count,
+                       rarity=loot.rarity, value=loot.value, notes=key_found_here(gm) if key else "")  # fmt: skip
         for m in gm.active():
             try:
                 m.adv.inventory.add(item)

@@ -87,11 +87,24 @@ def found_hidden(gm: GM, loot_index: int) -> bool:
     return any(room.secrets[i].kind == "treasure" and room.secrets[i].reveals == name for i in st.secrets_found)
 
 
+def key_found_here(gm: GM) -> str:
+    """The note a key found in this dungeon's level carries: the same room numbers recur in every dungeon, so the
+    key to "the locked door between rooms 3 and 4" of one dungeon must not open another's."""
+    exp = gm.c.expedition
+    assert exp is not None
+    return f"Found in {exp.location}, level {exp.depth}."
+
+
 def key_for(gm: GM, link: SiteLink) -> Carried | None:
+    """The key the party carries to this locked door: found on this level (a key from before keys were marked
+    with where they were found, an empty note, still fits by its name)."""
+    if link.door != "locked":
+        return None
     wanted = f"key to the locked door between rooms {link.a} and {link.b}"
+    here = key_found_here(gm)
     for m in gm.alive():
         for item in m.adv.inventory.items:
-            if item.name.lower() == wanted:
+            if item.name.lower() == wanted and item.notes in ("", here):
                 return item
     return None
 

@@ -119,6 +119,27 @@ def test_locked_door_needs_its_key_or_picks() -> None:
     assert gm.c.expedition is not None and gm.c.expedition.room == 2
 
 
+def test_a_key_opens_only_the_door_of_the_dungeon_it_was_found_in() -> None:
+    """Room numbers recur in every dungeon: seed 9's party carried the key to "the locked door between rooms 3 and
+    4" of one dungeon into another, where the autoplay took it for the key to that dungeon's stuck door between
+    rooms 3 and 4 and walked back and forth between two rooms forever (moving back is free: no turn passed)."""
+    from rules.gm.places import key_for
+
+    key = "Key to the locked door between rooms 1 and 2"
+    gm = game(corridor(4, doors={1: "locked", 2: "stuck"}, r1={"loot": (SiteLoot(key, "free", 0),)}))
+    enter(gm)
+    gm.apply("loot")
+    (carried,) = [i for m in gm.c.party for i in m.adv.inventory.items if i.name == key]
+    assert carried.notes == "Found in test-site, level 1."
+    level = gm.site_level()
+    locked, stuck = (next(lk for lk in level.links if lk.id == i) for i in (1, 2))
+    assert key_for(gm, locked) is carried
+    assert key_for(gm, stuck) is None  # a stuck door has no key, whatever the numbers
+    carried.notes = "Found in another place, level 1."
+    assert key_for(gm, locked) is None
+    assert not next(a for a in gm.legal_actions() if a.id == "unlock:1").available
+
+
 def test_forcing_a_stuck_door_is_noisy() -> None:
     gm = game(corridor(4, doors={1: "stuck"}), seed=5)
     enter(gm)

@@ -295,10 +295,11 @@ def test_listening_at_a_door(
 
 def test_the_autoplay_listens_before_it_opens_a_door_and_leaves_an_alert_room_for_last() -> None:
     """Entering a room where something waits alert starts the fight on its terms (most of the autoplay's deaths):
-    the autoplay listens at the shut door first, and goes the other way when it hears them."""
+    the autoplay listens at the shut door first, and goes the other way when it hears them (here there is none,
+    and two Void Demons, which never parley, are too much for one: it leaves)."""
     from rules.autoplay import player
 
-    gm = beyond((SiteMonsters("Goblin Scrapper", 2, aware=True),))
+    gm = beyond((SiteMonsters("Void Demon", 2, aware=True),))
     (m,) = gm.c.party
     m.lit = "Torches"
     first = player.explore(gm, [a for a in gm.legal_actions() if a.available])
@@ -608,3 +609,27 @@ def test_the_autoplay_loots_quietly_when_the_copies_say_no_one_dies_of_it(monkey
     risky = lookahead.Outlook(runs=12, won=0.0, deaths=0.25, dying=0.25)
     monkeypatch.setattr(lookahead, "play_out", lambda *a, **k: risky)
     assert player.explore(gm, [a for a in gm.legal_actions() if a.available]).id != "loot_quietly"
+
+
+@pytest.mark.parametrize(("monsters", "party", "enters"), [
+    ((SiteMonsters("Plagued Rat", 1, aware=True),), 3, True),  # a fresh party of three and one rat
+    ((SiteMonsters("Void Demon", 2, aware=True),), 1, False),  # one adventurer and two demons (they never parley)
+])
+def test_the_autoplay_enters_an_alert_room_last_when_it_would_live_through_it(
+    monsters: tuple[SiteMonsters, ...], party: int, enters: bool
+) -> None:
+    """Alert is not hostile: once nothing else is left, a fresh, lit party goes in where its copies of the game all
+    live through what waits there (before, a room heard alert was never entered, and a level whose first doors
+    all had something alert behind them was left at full strength)."""
+    from rules.autoplay import player
+
+    gm = setup(party=party, doors={1: "wooden"}, r2={"monsters": monsters})
+    for m in gm.c.party:
+        m.lit = "Torches"
+    gm.rng = __import__("random").Random(5)
+    exp = gm.c.expedition
+    assert exp is not None
+    exp.heard["1:2"] = "alert"
+    assert freeform.heard(gm, 2) == "alert"
+    choice = player.explore(gm, [a for a in gm.legal_actions() if a.available])
+    assert (choice.id == "move:2") is enters
