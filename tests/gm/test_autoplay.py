@@ -320,3 +320,57 @@ def test_a_broke_party_explores_on_weaker_and_gropes_a_few_turns_in_the_dark() -
     for m in gm.c.party:
         m.adv.character.silver = 0
     assert leave_below(gm) == BROKE_FLOOR
+
+
+def _tired_against(monster: str, seed: int, fatigue: int = 2) -> GM:
+    """A level-1 party of three, ``fatigue`` down in every attribute, walks into one aware ``monster``."""
+    site = corridor(3, r2={"monsters": (SiteMonsters(monster, 1, ((11, 0),), aware=True),)})
+    gm = game(site, seed=seed, party=3)
+    exploration.enter(gm, "test-site")
+    for m in gm.c.party:
+        for a in ATTRS:
+            m.adv.character.attrs[a].fatigue = min(fatigue, m.adv.character.attrs[a].score)
+    gm.apply("move:2")
+    assert gm.c.phase is Phase.COMBAT
+    return gm
+
+
+def test_a_tired_party_fights_a_lone_goblin_scrapper_and_wins_instead_of_fleeing() -> None:
+    """#14: a party fled a lone Goblin Scrapper.  Its dice nearly gone made it "losing" (flee at once), and in the
+    lookahead's copies every adventurer without a DEX die dodged, collapsed from exhaustion, and the copy was lost:
+    played out, fighting on won 5 of 12 copies with a death in 5, fleeing lost 1.33 lives a copy."""
+    from rules.autoplay.combat_policy import losing, should_flee
+    from rules.autoplay.lookahead import play_out
+
+    gm = _tired_against("Goblin Scrapper", seed=3)
+    cs = cs_of(gm)
+    assert not losing(gm, cs) and not should_flee(gm, cs)
+    seen = play_out(gm, None, "fight")
+    assert seen.runs == 12 and seen.won == 1.0 and seen.dying == 0.0
+    for _ in range(300):
+        if gm.c.phase is not Phase.COMBAT:
+            break
+        pick = combat_suggest(gm, gm.legal_actions())
+        if pick.kind == "dodge":  # a dodge is a DEX test: never without a DEX die
+            who = gm.c.member(pick.who or "")
+            assert who.adv.character.available(Attr.DEX, in_combat=True) > 0
+        assert pick.kind != "flee"
+        gm.apply(pick)
+    assert gm.events and [e.data.get("outcome") for e in gm.events if e.kind == "combat_end"] == ["victory"]
+    assert gm.c.stats.deaths == 0
+
+
+def test_a_fight_that_drags_on_is_left_and_a_copy_of_it_called_off() -> None:
+    """Every fight ends: the autoplay leaves one still going after FIGHT_ROUNDS rounds, and a copy still going after
+    MAX_ROUNDS counts as not won (a copy that never ended ran a campaign of balance.py for 37 CPU minutes)."""
+    from rules.autoplay.combat_policy import FIGHT_ROUNDS, should_flee
+    from rules.autoplay.lookahead import MAX_ROUNDS, play_out
+
+    gm = _tired_against("Goblin Scrapper", seed=3)
+    cs = cs_of(gm)
+    assert not should_flee(gm, cs)
+    cs.round = FIGHT_ROUNDS + 1
+    assert should_flee(gm, cs)
+    cs.round = MAX_ROUNDS + 1
+    seen = play_out(gm, None, "fight", 3)
+    assert seen.runs == 3 and seen.won == 0.0 and seen.deaths == 0.0
