@@ -406,8 +406,11 @@ def _beyond(gm: GM, action: Action) -> int:
 def _listen_first(gm: GM, actions: list[Action]) -> Action | None:
     """Listen at a shut door to a room not yet entered nor listened to, while a light burns: a room whose
     creatures wait alert is left for last (entering it starts a fight on their terms: measured, most of the
-    autoplay's deaths).  Not with nothing to lose by it: in the dark a turn costs fear."""
+    autoplay's deaths).  Not with nothing to lose by it: in the dark a turn costs fear; nor while someone bleeds
+    (every turn costs the bleeder: the party walks on, or home, instead of standing at doors)."""
     if not any(m.lit for m in gm.alive()):
+        return None
+    if any("bleeding" in m.adv.character.afflictions for m in gm.alive()):
         return None
     for a in _by_kind(actions, "listen"):
         room = int(a.target or 0)

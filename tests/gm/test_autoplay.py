@@ -374,3 +374,15 @@ def test_a_fight_that_drags_on_is_left_and_a_copy_of_it_called_off() -> None:
     cs.round = MAX_ROUNDS + 1
     seen = play_out(gm, None, "fight", 3)
     assert seen.runs == 3 and seen.won == 0.0 and seen.deaths == 0.0
+
+
+def test_it_listens_at_a_shut_door_but_not_while_someone_bleeds() -> None:
+    """Each turn costs a bleeder a wound: the party goes on (or home) instead of listening at doors."""
+    gm = game(corridor(3, doors={1: "stuck"}), seed=4, party=2)
+    exploration.enter(gm, "test-site")
+    actions = [a for a in gm.legal_actions() if a.available]
+    assert any(m.lit for m in gm.c.party) and "listen:1" in {a.id for a in actions}
+    assert explore(gm, actions).id == "listen:1"
+    gm.c.party[1].adv.character.afflictions.add("bleeding")
+    actions = [a for a in gm.legal_actions() if a.available]
+    assert explore(gm, actions).kind != "listen"
