@@ -386,3 +386,21 @@ def test_it_listens_at_a_shut_door_but_not_while_someone_bleeds() -> None:
     gm.c.party[1].adv.character.afflictions.add("bleeding")
     actions = [a for a in gm.legal_actions() if a.available]
     assert explore(gm, actions).kind != "listen"
+
+
+def test_walking_to_and_fro_for_free_is_broken_by_a_turn_spent() -> None:
+    """Walks through mapped rooms cost no turn: a party that has gone FREE_STEPS steps without one spends a turn
+    where it stands (a to-and-fro never reached MAX_TURNS, and played fights out in copies at every step)."""
+    from rules.autoplay.player import FREE_STEPS
+
+    gm = game(corridor(3), seed=4, party=2)
+    exploration.enter(gm, "test-site")
+    actions = [a for a in gm.legal_actions() if a.available]
+    assert explore(gm, actions).id == "move:2"
+    gm.c.stats.steps += FREE_STEPS - 1
+    assert explore(gm, actions).id == "move:2"
+    gm.c.stats.steps += 1
+    pick = explore(gm, actions)
+    assert pick.cost.turns > 0 and pick.kind not in ("move", "stairs", "fight")
+    gm.apply(pick.id)
+    assert explore(gm, [a for a in gm.legal_actions() if a.available]).id == "move:2"  # a turn passed: on again
