@@ -161,10 +161,14 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
         if a is not None:
             return a
     if attack is None and _in_danger(gm, cs, f):
-        # nothing to strike with where enemies can strike: get out of the fight, or at least dodge
-        a = _retreat(gm, cs, f, first, moves)
+        # nothing to strike with where enemies can strike: step out of their reach, or dodge; out through the door
+        # only when cornered (whoever leaves takes the party with them, since the others follow: #14, a fighter
+        # of STR 0 with a hammer walked out of fights the others were winning)
+        a = _away(moves, f, [e.tile for e in cs.active_foes()])
         if a is None and f.actions >= 2 and legs:
             a = first("dodge")
+        if a is None:
+            a = _retreat(gm, cs, f, first, moves)
         if a is not None:
             return a
     fallen = [g for g, m in core.standing(gm, cs) if m.adv.character.condition is Condition.COLLAPSED]
@@ -282,6 +286,19 @@ def _best_power(gm: GM, cs: CombatState, f: Fighter, mine: list[Action]) -> Acti
     # the strongest enemy the powers reach (an out-of-reach stronger one no longer stops the caster: the
     # necromancer stood by, or scratched at an armoured husk with a dagger, with Command undead in mind)
     return max(options, key=lambda o: o[0])[1] if options else None
+
+
+def _away(moves: list[Action], f: Fighter, threats: list[tuple[int, int]]) -> Action | None:
+    """The move that takes ``f`` out of every threat's Close reach, the furthest from them, if there is one."""
+    if not moves or not threats:
+        return None
+
+    def gap(a: Action) -> int:
+        t = (int(a.param("x")), int(a.param("y")))
+        return min(grid.distance(t, g) for g in threats)
+
+    best = max(moves, key=gap)
+    return best if not any(grid.close((int(best.param("x")), int(best.param("y"))), g) for g in threats) else None
 
 
 def _towards(moves: list[Action], f: Fighter, goals: list[tuple[int, int]], stop: int = 0) -> Action | None:

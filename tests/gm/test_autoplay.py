@@ -404,3 +404,26 @@ def test_walking_to_and_fro_for_free_is_broken_by_a_turn_spent() -> None:
     assert pick.cost.turns > 0 and pick.kind not in ("move", "stairs", "fight")
     gm.apply(pick.id)
     assert explore(gm, [a for a in gm.legal_actions() if a.available]).id == "move:2"  # a turn passed: on again
+
+
+def test_with_nothing_to_strike_with_it_steps_out_of_reach_rather_than_out_of_the_door(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """#14: whoever flees takes the party along (the others follow), and a fighter with no die for their weapon
+    walked out of fights the others were winning.  It steps out of the enemy's reach instead."""
+    from rules.gm import combat_grid as grid
+
+    gm = arena([("Goblin Scrapper", 1)], party=2, surprise=None)
+    cs = cs_of(gm)
+    f, foe = cs.fighters[0], cs.foes[0]
+    put(gm, f, 6, 1)
+    put(gm, foe, 7, 1)
+    put(gm, cs.fighters[1], 1, 5)
+    gm.c.member(f.id).adv.character.attrs[Attr.STR].wounds = 2  # the Falchion's STR is gone; DEX, INT, PRE are not
+    mine = [a for a in gm.legal_actions() if a.who == f.id]
+    assert any(a.kind == "flee" and a.available for a in mine) or any(a.kind == "move" for a in mine)
+    pick = combat_policy._away([a for a in mine if a.kind == "move" and a.available and a.param("x") is not None],
+                               f, [foe.tile])  # fmt: skip
+    assert pick is not None and not grid.close((int(pick.param("x")), int(pick.param("y"))), foe.tile)
+    monkeypatch.setattr(combat_policy, "should_flee", lambda gm, cs: False)  # the party means to win
+    assert combat_suggest(gm, gm.legal_actions()).id == pick.id
