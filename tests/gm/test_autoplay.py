@@ -427,3 +427,11 @@ def test_with_nothing_to_strike_with_it_steps_out_of_reach_rather_than_out_of_th
     assert pick is not None and not grid.close((int(pick.param("x")), int(pick.param("y"))), foe.tile)
     monkeypatch.setattr(combat_policy, "should_flee", lambda gm, cs: False)  # the party means to win
     assert combat_suggest(gm, gm.legal_actions()).id == pick.id
+
+
+def test_seed_33_no_longer_walks_to_and_fro_for_free_without_end() -> None:
+    """balance.py --seeds 40 --expeditions 10 stopped seed 33 as a runaway (over 200 CPU seconds): in its ninth
+    expedition the party walked between The Root Door and the next room for free, turn 7 for ever, two Gremlins
+    played out in copies at every step.  A turn spent after FREE_STEPS free steps ends it (357 steps in all)."""
+    _, stats = run(CONTENT, GeneratedDungeons(), seed=33, expeditions=10, party=3)
+    assert stats["steps"] < 1000 and (stats["expeditions"] == 10 or stats["outcome"] != "in progress")
