@@ -13,7 +13,9 @@ processes, and prints:
 * coming home: the share that turned back at once (0 turns), the loot value carried out, and how the party
   stood when it left (weak, without a light, both, or neither: done);
 * the engine's speed: steps per second and exploration turns per second (one process, wall clock);
-* campaigns that stopped on an engine error, by seed (left out of the numbers above).
+* campaigns that stopped on an engine error, by seed (left out of the numbers above);
+* runaway campaigns, by seed: over ``--max-cpu`` CPU seconds per expedition asked for (a fight, real or a
+  lookahead's copy, that never ends has cost hours); stopped and left out of the numbers like an engine error.
 
 ``--json`` prints the same numbers as one JSON object.
 """
@@ -22,11 +24,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +40,36 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-def play(args: tuple[int, int, int]) -> dict[str, Any]:
+#: CPU seconds a campaign may spend per expedition asked for before it is stopped as a runaway (measured: a
+#: campaign of 25 expeditions takes well under a minute; the runaway of #14 ran 37 CPU minutes and on).
+MAX_CPU_PER_EXPEDITION = 20.0
+
+
+class Runaway(BaseException):
+    """A campaign that ran over its CPU budget (not an Exception: no handler in the engine may swallow it)."""
+
+
+@contextmanager
+def _cpu_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`Runaway` once this process has spent ``seconds`` more CPU time: a timer, so a single step
+    that never returns is stopped too (the check after each step catches the rest)."""
+    if not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def alarm(signum: int, frame: object) -> None:
+        raise Runaway(f"over {seconds:g} CPU seconds")
+
+    before = signal.signal(signal.SIGPROF, alarm)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, before)
+
+
+def play(args: tuple[int, int, int, float]) -> dict[str, Any]:
     """One campaign; its report plus what the events tell (expeditions survived, flights, causes of death)."""
     from dungeon_gen.site import GeneratedDungeons
     from rules.autoplay.player import LEAVE_BELOW, has_light, party_strength
@@ -44,7 +78,7 @@ def play(args: tuple[int, int, int]) -> dict[str, Any]:
     from rules.gm.engine import GM
     from rules.gm.events import Event
 
-    seed, expeditions, party = args
+    seed, expeditions, party, max_cpu = args
     counts: Counter[str] = Counter()
     causes: Counter[str] = Counter()
     reasons: Counter[str] = Counter()  # how the party stood when it left: weak, without light, or done
@@ -85,9 +119,13 @@ def play(args: tuple[int, int, int]) -> dict[str, Any]:
 
     content = load_content()
     t = time.perf_counter()
+    limit = max_cpu * expeditions
     try:
-        _, stats = run(content, GeneratedDungeons(), seed=seed, expeditions=expeditions, party=party,
-                       on_step=on_step)  # fmt: skip
+        with _cpu_limit(limit):
+            _, stats = run(content, GeneratedDungeons(), seed=seed, expeditions=expeditions, party=party,
+                           on_step=on_step)  # fmt: skip
+    except Runaway as e:  # named by seed (its seed replays it), left out of the figures like an engine error
+        return {"seed": seed, "runaway": f"{e} ({time.perf_counter() - t:.0f} s wall)"}
     except Exception as e:  # an engine error: counted and named (its seed replays it), not a lost measurement
         return {"seed": seed, "crash": f"{type(e).__name__}: {e}"}
     stats["seconds"] = time.perf_counter() - t
@@ -118,7 +156,8 @@ def quartiles(values: list[float]) -> tuple[float, float, float]:
 
 def summarise(runs: list[dict[str, Any]], wall: float, jobs: int) -> dict[str, Any]:
     crashed = {r["seed"]: r["crash"] for r in runs if "crash" in r}
-    runs = [r for r in runs if "crash" not in r]
+    runaway = {r["seed"]: r["runaway"] for r in runs if "runaway" in r}
+    runs = [r for r in runs if "crash" not in r and "runaway" not in r]
     n = len(runs)
     exps = sum(r["expeditions"] for r in runs) or 1
     home = [float(r["came_home"]) for r in runs]
@@ -173,6 +212,7 @@ def summarise(runs: list[dict[str, Any]], wall: float, jobs: int) -> dict[str, A
         "silver_at_end_median": statistics.median([r["silver"] for r in runs]) if runs else 0,
         "recruited": sum(r["recruited"] for r in runs),
         "crashed": crashed,
+        "runaway": runaway,
         "speed": {
             "steps_per_second": round(steps / cpu),
             "turns_per_second": round(turns / cpu),
@@ -218,6 +258,8 @@ def show(s: dict[str, Any]) -> None:
     print(f"silver held at the end (median) {s['silver_at_end_median']}, recruits {s['recruited']}")
     for seed, why in s["crashed"].items():
         print(f"CRASHED seed {seed}: {why}")
+    for seed, why in s["runaway"].items():
+        print(f"RUNAWAY seed {seed}: {why}")
     sp = s["speed"]
     print(
         f"speed: {sp['steps_per_second']} steps/s, {sp['turns_per_second']} exploration turns/s per process"
@@ -232,10 +274,12 @@ def main() -> int:
     ap.add_argument("--expeditions", type=int, default=5)
     ap.add_argument("--party", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--max-cpu", type=float, default=MAX_CPU_PER_EXPEDITION,
+                    help="CPU seconds per expedition before a campaign is stopped as a runaway")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--per-seed", action="store_true", help="one line per campaign too")
     a = ap.parse_args()
-    work = [(s, a.expeditions, a.party) for s in range(a.first, a.first + a.seeds)]
+    work = [(s, a.expeditions, a.party, a.max_cpu) for s in range(a.first, a.first + a.seeds)]
     t = time.perf_counter()
     if a.jobs > 1:
         with ProcessPoolExecutor(a.jobs) as pool:
@@ -245,11 +289,11 @@ def main() -> int:
     wall = time.perf_counter() - t
     s = summarise(runs, wall, a.jobs)
     if a.per_seed:
-        for r in (r for r in runs if "crash" not in r):
+        for r in (r for r in runs if "crash" not in r and "runaway" not in r):
             print(
                 f"seed {r['seed']:>4}: {r['outcome']:<11} home {r['came_home']}/{r['expeditions']}"
                 f" deaths {r['deaths']} combats {r['combats']} turns {r['turns']} silver+ {r['silver_earned']}"
-                f" {r['combat_outcomes']}"
+                f" {r['combat_outcomes']} {r['seconds']:.0f}s"
             )
     if a.json:
         print(json.dumps(s, indent=2))

@@ -54,6 +54,38 @@ def _wanted_points(gm: GM, st: CampState) -> int:
     return want + action_row(gm, LOOKOUT).cost
 
 
+#: Yulak's sacrifice (2 wounds, no armour, and bleeding) is made only by a cleric with at least this many wounds
+#: room left (the two, and a margin for the bleeding before it is bound), and with something in the party to
+#: bind it.
+SACRIFICE_ROOM = 4
+
+
+def _sacrifice(gm: GM, actions: list[Action]) -> Action | None:
+    """An angered god's sacrifice (R212), made so the cleric's prayers are answered again (#14: the autoplay never
+    made one, and an angered cleric stayed deaf for the rest of the campaign): Akhzu's two rations buried when
+    the party still has a ration for each who eats tonight; Yulak's self-flagellation when the cleric has room for
+    the wounds and the party can bind the bleeding."""
+    for a in actions:
+        if not a.available or a.kind != "sacrifice":
+            continue
+        m = gm.c.member(a.who or "")
+        god = next((g for g in gm.content.magic.gods if g.name == m.adv.god), None)
+        sac = god.sacrifice if god is not None else None
+        if sac is None:
+            continue
+        if sac.kind == "bury_rations":
+            rations = sum(item.count for _, item in food_carried(gm, "ration"))
+            if rations - sac.rations >= len(who_eats(gm, "ration")):
+                return a
+        elif sac.kind == "self_harm":
+            ch = m.adv.character
+            room = sum(max(0, ch.attrs[x].score - ch.attrs[x].wounds - ch.attrs[x].fatigue) for x in ch.attrs)
+            binds = any(i.name in ("Bandages", "First aid kit") for o in gm.alive() for i in o.adv.inventory.items)
+            if room >= SACRIFICE_ROOM and binds and "bleeding" not in ch.afflictions:
+                return a
+    return None
+
+
 def suggest(gm: GM, actions: list[Action]) -> Action:
     """The autoplay camp policy.
 
@@ -93,6 +125,8 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
     for a in actions:
         if a.available and a.kind == "pray":
             return a
+    if (a := _sacrifice(gm, actions)) is not None:
+        return a
     if (a := powers_policy.in_camp(gm, actions)) is not None:
         return a
     for a in actions:

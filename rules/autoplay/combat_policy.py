@@ -147,7 +147,11 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
     cast = first("cast", lambda x: not x.target)  # a weapon spell (Magic Missile, Silver cannon)
     if cast is not None:
         return cast
-    if hurt and f.actions >= 2:
+    # a dodge is a DEX test: with no DEX die left it only forces fatigue that does not fit, and the dodger
+    # collapses (#14: a tired party of three dodged itself to the floor, round after round, against one Goblin
+    # Scrapper, where catching its breath gave it back a die in every attribute)
+    legs = ch.available(Attr.DEX, in_combat=True) > 0
+    if hurt and f.actions >= 2 and legs:
         a = first("dodge")
         if a is not None:
             return a
@@ -157,10 +161,14 @@ def suggest(gm: GM, actions: list[Action]) -> Action:
         if a is not None:
             return a
     if attack is None and _in_danger(gm, cs, f):
-        # nothing to strike with where enemies can strike: get out of the fight, or at least dodge
-        a = _retreat(gm, cs, f, first, moves)
-        if a is None and f.actions >= 2:
+        # nothing to strike with where enemies can strike: step out of their reach, or dodge; out through the door
+        # only when cornered (whoever leaves takes the party with them, since the others follow: #14, a fighter
+        # of STR 0 with a hammer walked out of fights the others were winning)
+        a = _away(moves, f, [e.tile for e in cs.active_foes()])
+        if a is None and f.actions >= 2 and legs:
             a = first("dodge")
+        if a is None:
+            a = _retreat(gm, cs, f, first, moves)
         if a is not None:
             return a
     fallen = [g for g, m in core.standing(gm, cs) if m.adv.character.condition is Condition.COLLAPSED]
@@ -280,6 +288,19 @@ def _best_power(gm: GM, cs: CombatState, f: Fighter, mine: list[Action]) -> Acti
     return max(options, key=lambda o: o[0])[1] if options else None
 
 
+def _away(moves: list[Action], f: Fighter, threats: list[tuple[int, int]]) -> Action | None:
+    """The move that takes ``f`` out of every threat's Close reach, the furthest from them, if there is one."""
+    if not moves or not threats:
+        return None
+
+    def gap(a: Action) -> int:
+        t = (int(a.param("x")), int(a.param("y")))
+        return min(grid.distance(t, g) for g in threats)
+
+    best = max(moves, key=gap)
+    return best if not any(grid.close((int(best.param("x")), int(best.param("y"))), g) for g in threats) else None
+
+
 def _towards(moves: list[Action], f: Fighter, goals: list[tuple[int, int]], stop: int = 0) -> Action | None:
     """The move that brings ``f`` nearest to one of ``goals`` (no nearer than ``stop``), if it gets any nearer."""
     if not moves or not goals:
@@ -307,14 +328,17 @@ def winnable(gm: GM, cs: CombatState) -> bool:
 
 
 def losing(gm: GM, cs: CombatState) -> bool:
-    """The party is losing badly: half of it is down, or its dice are nearly gone while the enemies are fresh."""
+    """The party is losing badly: more than half of it is down.
+
+    Its dice nearly gone while the enemies are fresh was a reason too, and it made the party flee a lone Goblin
+    Scrapper or Giant Leech it would have beaten (#14): an adventurer with no die left still fights (the blow lands
+    on the armour, fatigue is pushed), and fleeing past the enemy costs more.  Scripted, a level-1 party of three
+    two fatigue down in every attribute against one aware Goblin Scrapper: fleeing at once lost 1.33 lives per
+    copy, fighting on 0.67 (and fighting on without that rule, in the copies too, fewer).  The dice left are the
+    lookahead's to weigh (:func:`rules.autoplay.lookahead.plan`), not a rule of thumb's."""
     standing = core.standing(gm, cs)
     able = core.able(gm, cs)
-    if len(able) * 2 < len(standing) and len(standing) > 1:
-        return True
-    dice = sum(core.dice_left(m) for _, m in able)
-    left = sum(core.sheet(gm, e.monster).wounds - e.wounds + 1 for e in cs.active_foes())
-    return dice <= 3 and left > dice
+    return len(able) * 2 < len(standing) and len(standing) > 1
 
 
 # --- the forecast: how a fight is likely to go ------------------------------------------------------------------
@@ -555,12 +579,18 @@ def forecast_groups(gm: GM, groups: list[tuple[str, int]], *, surprise: bool = F
     return simulate_fight(party, enemies, enemies_lose_turn=surprise)
 
 
+#: A fight still going after this many rounds is left (through the door, if there is one): every fight must end,
+#: and the engine's stalemate (:data:`rules.gm.combat_flow.QUIET_ROUNDS`) ends only one in which no blood is drawn.
+#: The lookahead's copies are called off sooner (:data:`rules.autoplay.lookahead.MAX_ROUNDS`).
+FIGHT_ROUNDS = 30
+
+
 def should_flee(gm: GM, cs: CombatState) -> bool:
     """Leave while the party still can: the fight is lost or cannot be won, someone has already left, or
     playing it out (:mod:`rules.autoplay.lookahead`) costs more lives than leaving now."""
     from rules.autoplay import lookahead
 
-    if losing(gm, cs) or not winnable(gm, cs):
+    if losing(gm, cs) or not winnable(gm, cs) or cs.round > FIGHT_ROUNDS:
         return True
     if any(f.fled for f in cs.fighters):
         return True  # someone already left: the others follow

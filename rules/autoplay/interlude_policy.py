@@ -173,9 +173,19 @@ def _suggest_pool(gm: GM, by_id: dict[str, Action]) -> Action | None:
     essentials = ("Torches", *ration_names(gm))
     # what the essentials cost (a price not rolled yet: the dearest its rarity can be)
     cost = sum(prices.get(name, _dearest(gm, name)) * n for name, n in _needs(gm).items() if name in essentials)
-    if shopper.adv.character.silver - _reserve(gm) - 1 >= cost:
-        return None  # the shopper can pay alone
+    if shopper.adv.character.silver >= cost:
+        return None  # the shopper can pay alone (light and food before a bed: no silver kept for the inn)
     return by_id.get(f"pool:{shopper.id}")
+
+
+def _essential_price(gm: GM, name: str | None = None) -> int:
+    """What ``name`` costs here (a price not rolled yet: the dearest its rarity can be), or by default the cheapest
+    of the essentials the party lacks (a light, a ration)."""
+    prices = settlement(gm).prices
+    if name is not None:
+        return prices.get(name, _dearest(gm, name))
+    need = [n for n in _needs(gm) if n in ("Torches", *ration_names(gm))]
+    return min((prices.get(n, _dearest(gm, n)) for n in need), default=0)
 
 
 def _dearest(gm: GM, name: str) -> int:
@@ -251,7 +261,7 @@ def _ready(gm: GM) -> bool:
     if any(for_sale(gm, it) for m in party for _, it, _ in sellable(gm, m)):
         return False
     state = settlement_doom_row(gm)
-    can_shop = not (state is not None and state.no_shopping) and gm.c.silver > _reserve(gm) + 2  # pooled
+    can_shop = not (state is not None and state.no_shopping) and gm.c.silver >= _essential_price(gm)  # pooled
     if short_of_essentials(gm) and can_shop:
         return False
     mending = any(
@@ -284,6 +294,11 @@ def _has_light(gm: GM) -> bool:
     return any(i.name in lights for m in gm.alive() for i in m.adv.inventory.items)
 
 
+#: Silver per adventurer a party needs before it travels to a better market for food or light (a ration is about
+#: 3 silver, a pack of torches about as much): a broke party went from town to town, unfed, buying nothing.
+FOOD_TRIP_SILVER = 3
+
+
 def _food_town(gm: GM) -> str | None:
     """Half the party is starving, or it has no light after two days, where common goods are hard to find:
     a market that always has them."""
@@ -292,6 +307,8 @@ def _food_town(gm: GM) -> str | None:
     dark = not _has_light(gm) and interlude_state(gm).days >= 2
     if not party or (hungry * 2 < len(party) and not dark):
         return None
+    if gm.c.silver < FOOD_TRIP_SILVER * len(party):
+        return None  # the road there is days unfed, and the market there sells nothing to a party that cannot pay
     if shop_rule(gm, settlement(gm).size, "common") == "always":
         return None
     for s in gm.content.blacksalt.settlements:
@@ -304,13 +321,20 @@ def _food_town(gm: GM) -> str | None:
 
 
 def _best_job(gm: GM, jobs: list[Action]) -> Action | None:
+    """The job whose level the party is fit for, nearest first, the best bounty last; a party without the rations
+    for the road (each day on it a night's hunger) takes the nearest job first: a broke party walked two and
+    three days to a dungeon of its level, unfed, and came in too weak to explore it (#14)."""
     if not jobs:
         return None
     strength = party_strength(gm)
+    rations = sum(party_count(gm, n) for n in ration_names(gm))
+    eaters = len(gm.alive())
 
-    def score(a: Action) -> tuple[int, int, int]:
+    def score(a: Action) -> tuple[int, int, int, int]:
         job = job_at(gm, a.target or "")
-        return (-max(0, job.level - strength), -job.days, job.bounty)  # the road costs rations
+        fit = -max(0, job.level - strength)
+        unfed = rations < eaters * job.days  # the road costs rations
+        return (0 if unfed else fit, -job.days, fit, job.bounty)
 
     return max(jobs, key=score)
 
@@ -417,10 +441,14 @@ def _suggest_market(gm: GM, avail: list[Action], by_id: dict[str, Action]) -> Ac
                     return a
         return by_id["done"]
     budget = m.adv.character.silver - _reserve(gm) - 1
+    # a light and food come before a bed (the light budget): the silver kept for the inn buys them (19% of the
+    # expeditions set out without a light while the shopper kept the price of a bed, #14)
+    essentials = ("Torches", *ration_names(gm))
     # bought goods go into a pack with room, the shopper's or a companion's (never into the hands: a weapon
     # hand full of bread); a shopper with a full bag buys for the others
     packs = {o.id for o in gm.alive() if _pack_room(o)}
     for name in _needs(gm):
+        budget = m.adv.character.silver if name in essentials else m.adv.character.silver - _reserve(gm) - 1
         buy = by_id.get(f"buy:{name}")
         if buy is not None and m.id in packs and buy.cost.silver <= budget:
             return powers_policy.for_whom(gm, m, buy, by_id)
@@ -445,8 +473,12 @@ def _suggest_sleep(gm: GM, avail: list[Action]) -> Action:
     m = waiting[0]
     mine = {a.target: a for a in avail if a.kind == "sleep" and a.who == m.id}
     inn = mine.get("inn")
-    comfortable = inn is not None and m.adv.character.silver - inn.cost.silver >= AUTO_FOOD_MONEY
-    order = ("proper_accommodation", "inn", "camp") if comfortable else ("proper_accommodation", "camp", "inn")
+    keep = AUTO_FOOD_MONEY + (0 if _has_light(gm) else _essential_price(gm, "Torches"))  # the light budget
+    comfortable = inn is not None and m.adv.character.silver - inn.cost.silver >= keep
+    streets = () if _has_light(gm) else ("streets_large", "streets_small")  # the torch's price before a bed
+    order = (
+        ("proper_accommodation", "inn", "camp") if comfortable else ("proper_accommodation", "camp", *streets, "inn")
+    )
     for rule in order:
         if rule in mine:
             return mine[rule]

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Literal, cast
 if TYPE_CHECKING:
     from rules.gm.combat_state import CombatState
     from rules.gm.engine import GM
+    from rules.gm.state import Campaign
 
 #: Copies played for one judgement.
 RUNS = 12
@@ -36,6 +37,10 @@ RUNS = 12
 PLAN_RUNS = 6
 #: Steps a copy may take before it is called off (a fight that has not ended counts as not won).
 MAX_STEPS = 300
+#: Rounds a copy's fight may last before it is called off, counted as not won: a fight that drags on is not
+#: worth starting, and a copy that never ended (blood drawn every few rounds, so never the engine's stalemate)
+#: cost a whole campaign of 25 expeditions 37 CPU minutes and more in ``balance.py`` (#14).
+MAX_ROUNDS = 20
 #: What beating the enemies is worth, in lives: a fight in progress goes on when its expected deaths, less
 #: this much for each copy won, are no more than leaving's (a won room can be looted and walked through;
 #: a fled one stays barred).
@@ -93,7 +98,7 @@ def play_out(gm: GM, first: str | None, c: Course, runs: int = RUNS, *, need: tu
             outcome = None
             events = g.apply(first) if first is not None else []
             steps = 0
-            while copy_.phase is Phase.COMBAT and steps < MAX_STEPS:
+            while copy_.phase is Phase.COMBAT and steps < MAX_STEPS and _rounds(copy_) <= MAX_ROUNDS:
                 action = suggest(g, lean=True)
                 if action is None:
                     break
@@ -112,6 +117,10 @@ def play_out(gm: GM, first: str | None, c: Course, runs: int = RUNS, *, need: tu
             if settled is not None and played < runs and settled(played, won, deaths):
                 break
     return Outlook(runs=played, won=won / played, deaths=deaths / played, dying=dying / played)
+
+
+def _rounds(c: Campaign) -> int:
+    return c.combat.round if c.combat is not None else 0
 
 
 #: The plan is made again when the party's dice left (a share of its full scores) fall by this much since it

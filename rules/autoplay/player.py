@@ -282,10 +282,35 @@ def quiet_loot_safe(gm: GM) -> bool:
     return seen.dying <= QUIET_DYING
 
 
+#: Steps the party may take without a turn passing (walks through mapped rooms are free) before the autoplay
+#: spends one where it stands: a party walking to and fro between two rooms for free never reaches its
+#: :data:`MAX_TURNS`, and each step in a room with enemies plays a fight out in copies (#14: a campaign ran
+#: 37 CPU minutes and more in ``balance.py``).
+FREE_STEPS = 40
+
+#: (the campaign, its seed, its expeditions, the expedition's turns; the step that turn began)
+_turn_seen: tuple[int, int, int, int, int] = (0, 0, 0, -1, 0)
+
+
+def _going_round(gm: GM) -> bool:
+    """The party has taken :data:`FREE_STEPS` steps since the expedition's last turn passed."""
+    global _turn_seen
+    exp = gm.c.expedition
+    assert exp is not None
+    key = (id(gm.c), gm.c.seed, gm.c.stats.expeditions, exp.turns)
+    if _turn_seen[:4] != key or gm.c.stats.steps < _turn_seen[4]:
+        _turn_seen = (*key, gm.c.stats.steps)
+        return False
+    return gm.c.stats.steps - _turn_seen[4] >= FREE_STEPS
+
+
 def explore(gm: GM, actions: list[Action]) -> Action:
     exp = gm.c.expedition
     assert exp is not None
     ids = {a.id: a for a in actions}
+    if _going_round(gm):
+        spend = next((a for a in actions if a.id in ("breath", "search", "traps")), None)
+        return spend or _wait(actions)  # (a breath or a search before a camp: a camp moves the doom on)
     lights = _by_kind(actions, "light")
     if lights and not any(m.lit for m in gm.alive()):
         return lights[0]
@@ -409,8 +434,11 @@ def _beyond(gm: GM, action: Action) -> int:
 def _listen_first(gm: GM, actions: list[Action]) -> Action | None:
     """Listen at a shut door to a room not yet entered nor listened to, while a light burns: a room whose
     creatures wait alert is left for last (entering it starts a fight on their terms: measured, most of the
-    autoplay's deaths).  Not with nothing to lose by it: in the dark a turn costs fear."""
+    autoplay's deaths).  Not with nothing to lose by it: in the dark a turn costs fear; nor while someone bleeds
+    (every turn costs the bleeder: the party walks on, or home, instead of standing at doors)."""
     if not any(m.lit for m in gm.alive()):
+        return None
+    if any("bleeding" in m.adv.character.afflictions for m in gm.alive()):
         return None
     for a in _by_kind(actions, "listen"):
         room = int(a.target or 0)

@@ -320,3 +320,118 @@ def test_a_broke_party_explores_on_weaker_and_gropes_a_few_turns_in_the_dark() -
     for m in gm.c.party:
         m.adv.character.silver = 0
     assert leave_below(gm) == BROKE_FLOOR
+
+
+def _tired_against(monster: str, seed: int, fatigue: int = 2) -> GM:
+    """A level-1 party of three, ``fatigue`` down in every attribute, walks into one aware ``monster``."""
+    site = corridor(3, r2={"monsters": (SiteMonsters(monster, 1, ((11, 0),), aware=True),)})
+    gm = game(site, seed=seed, party=3)
+    exploration.enter(gm, "test-site")
+    for m in gm.c.party:
+        for a in ATTRS:
+            m.adv.character.attrs[a].fatigue = min(fatigue, m.adv.character.attrs[a].score)
+    gm.apply("move:2")
+    assert gm.c.phase is Phase.COMBAT
+    return gm
+
+
+def test_a_tired_party_fights_a_lone_goblin_scrapper_and_wins_instead_of_fleeing() -> None:
+    """#14: a party fled a lone Goblin Scrapper.  Its dice nearly gone made it "losing" (flee at once), and in the
+    lookahead's copies every adventurer without a DEX die dodged, collapsed from exhaustion, and the copy was lost:
+    played out, fighting on won 5 of 12 copies with a death in 5, fleeing lost 1.33 lives a copy."""
+    from rules.autoplay.combat_policy import losing, should_flee
+    from rules.autoplay.lookahead import play_out
+
+    gm = _tired_against("Goblin Scrapper", seed=3)
+    cs = cs_of(gm)
+    assert not losing(gm, cs) and not should_flee(gm, cs)
+    seen = play_out(gm, None, "fight")
+    assert seen.runs == 12 and seen.won == 1.0 and seen.dying == 0.0
+    for _ in range(300):
+        if gm.c.phase is not Phase.COMBAT:
+            break
+        pick = combat_suggest(gm, gm.legal_actions())
+        if pick.kind == "dodge":  # a dodge is a DEX test: never without a DEX die
+            who = gm.c.member(pick.who or "")
+            assert who.adv.character.available(Attr.DEX, in_combat=True) > 0
+        assert pick.kind != "flee"
+        gm.apply(pick)
+    assert gm.events and [e.data.get("outcome") for e in gm.events if e.kind == "combat_end"] == ["victory"]
+    assert gm.c.stats.deaths == 0
+
+
+def test_a_fight_that_drags_on_is_left_and_a_copy_of_it_called_off() -> None:
+    """Every fight ends: the autoplay leaves one still going after FIGHT_ROUNDS rounds, and a copy still going after
+    MAX_ROUNDS counts as not won (a copy that never ended ran a campaign of balance.py for 37 CPU minutes)."""
+    from rules.autoplay.combat_policy import FIGHT_ROUNDS, should_flee
+    from rules.autoplay.lookahead import MAX_ROUNDS, play_out
+
+    gm = _tired_against("Goblin Scrapper", seed=3)
+    cs = cs_of(gm)
+    assert not should_flee(gm, cs)
+    cs.round = FIGHT_ROUNDS + 1
+    assert should_flee(gm, cs)
+    cs.round = MAX_ROUNDS + 1
+    seen = play_out(gm, None, "fight", 3)
+    assert seen.runs == 3 and seen.won == 0.0 and seen.deaths == 0.0
+
+
+def test_it_listens_at_a_shut_door_but_not_while_someone_bleeds() -> None:
+    """Each turn costs a bleeder a wound: the party goes on (or home) instead of listening at doors."""
+    gm = game(corridor(3, doors={1: "stuck"}), seed=4, party=2)
+    exploration.enter(gm, "test-site")
+    actions = [a for a in gm.legal_actions() if a.available]
+    assert any(m.lit for m in gm.c.party) and "listen:1" in {a.id for a in actions}
+    assert explore(gm, actions).id == "listen:1"
+    gm.c.party[1].adv.character.afflictions.add("bleeding")
+    actions = [a for a in gm.legal_actions() if a.available]
+    assert explore(gm, actions).kind != "listen"
+
+
+def test_walking_to_and_fro_for_free_is_broken_by_a_turn_spent() -> None:
+    """Walks through mapped rooms cost no turn: a party that has gone FREE_STEPS steps without one spends a turn
+    where it stands (a to-and-fro never reached MAX_TURNS, and played fights out in copies at every step)."""
+    from rules.autoplay.player import FREE_STEPS
+
+    gm = game(corridor(3), seed=4, party=2)
+    exploration.enter(gm, "test-site")
+    actions = [a for a in gm.legal_actions() if a.available]
+    assert explore(gm, actions).id == "move:2"
+    gm.c.stats.steps += FREE_STEPS - 1
+    assert explore(gm, actions).id == "move:2"
+    gm.c.stats.steps += 1
+    pick = explore(gm, actions)
+    assert pick.cost.turns > 0 and pick.kind not in ("move", "stairs", "fight")
+    gm.apply(pick.id)
+    assert explore(gm, [a for a in gm.legal_actions() if a.available]).id == "move:2"  # a turn passed: on again
+
+
+def test_with_nothing_to_strike_with_it_steps_out_of_reach_rather_than_out_of_the_door(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """#14: whoever flees takes the party along (the others follow), and a fighter with no die for their weapon
+    walked out of fights the others were winning.  It steps out of the enemy's reach instead."""
+    from rules.gm import combat_grid as grid
+
+    gm = arena([("Goblin Scrapper", 1)], party=2, surprise=None)
+    cs = cs_of(gm)
+    f, foe = cs.fighters[0], cs.foes[0]
+    put(gm, f, 6, 1)
+    put(gm, foe, 7, 1)
+    put(gm, cs.fighters[1], 1, 5)
+    gm.c.member(f.id).adv.character.attrs[Attr.STR].wounds = 2  # the Falchion's STR is gone; DEX, INT, PRE are not
+    mine = [a for a in gm.legal_actions() if a.who == f.id]
+    assert any(a.kind == "flee" and a.available for a in mine) or any(a.kind == "move" for a in mine)
+    pick = combat_policy._away([a for a in mine if a.kind == "move" and a.available and a.param("x") is not None],
+                               f, [foe.tile])  # fmt: skip
+    assert pick is not None and not grid.close((int(pick.param("x")), int(pick.param("y"))), foe.tile)
+    monkeypatch.setattr(combat_policy, "should_flee", lambda gm, cs: False)  # the party means to win
+    assert combat_suggest(gm, gm.legal_actions()).id == pick.id
+
+
+def test_seed_33_no_longer_walks_to_and_fro_for_free_without_end() -> None:
+    """balance.py --seeds 40 --expeditions 10 stopped seed 33 as a runaway (over 200 CPU seconds): in its ninth
+    expedition the party walked between The Root Door and the next room for free, turn 7 for ever, two Gremlins
+    played out in copies at every step.  A turn spent after FREE_STEPS free steps ends it (357 steps in all)."""
+    _, stats = run(CONTENT, GeneratedDungeons(), seed=33, expeditions=10, party=3)
+    assert stats["steps"] < 1000 and (stats["expeditions"] == 10 or stats["outcome"] != "in progress")
