@@ -612,8 +612,9 @@ def _freeform(gm: GM, action: Action) -> int:
         if out.result in ("shut_door", "break_door"):
             link = next(lk for lk in gm.site_level().links if lk.id == int(action.param("link")))
             st = door_state(gm, link)
-            if out.result == "shut_door":
-                st.spiked = True
+            if out.result == "shut_door":  # barricaded shut: what comes from beyond must burst it (R246)
+                st.spiked = st.wedged = True
+                st.opened = False
             else:
                 st.broken = True
         elif out.result == "calm":
