@@ -57,6 +57,8 @@ def door_words(gm: GM, link: SiteLink) -> str:
         return "spiked open"
     if st.locked:
         return "locked by a spell"
+    if link.door == "locked" and st.unlocked:
+        return "unlocked"
     return ""
 
 
@@ -69,12 +71,19 @@ def way_in(gm: GM) -> SiteLink | None:
     return next((lk for lk in gm.site_level().links_of(exp.room) if lk.other(exp.room) == exp.came_from), None)
 
 
+def _level(gm: GM, name: str) -> int:
+    try:
+        return max(1, gm.content.bestiary.monster(name).level)
+    except KeyError:
+        return 1  # (a creature with no sheet: one die)
+
+
 def burst(gm: GM, link: SiteLink, groups: list[tuple[str, int]], why: str) -> bool:
     """Creatures on the far side of a door that holds (``why``) try to burst it, as the book's STR save: the
     strongest of them tests its level in dice, a 4 or more bursts it (as the enemies' morale test, R246).  Burst:
     the door is broken, with a crash the party hears; held: they pound at it, and the party hears that too."""
-    level = max(gm.content.bestiary.monster(n).level for n, _ in groups)
-    faces = roll(gm.rng, max(1, level))
+    level = max((_level(gm, n) for n, _ in groups), default=1)
+    faces = roll(gm.rng, level)
     exp = gm.c.expedition
     beyond = room_label(gm, link.other(exp.room)) if exp is not None else "beyond"
     if any(f >= 4 for f in faces):

@@ -135,3 +135,17 @@ def test_knock_lock_is_greyed_with_no_door_to_lock_or_open() -> None:
     exploration.enter(gm, "test-site")
     who = caster(gm, spell="Knock/Lock")
     assert offered(gm, f"cast:{who}:Knock/Lock").reason == "No door here to open or to lock."  # type: ignore[attr-defined]
+
+
+def test_which_doors_hold_against_creatures_and_what_the_party_reads_on_them() -> None:
+    gm = game(corridor(4, doors={1: "locked", 2: "stuck", 3: "barricaded"}))
+    exploration.enter(gm, "test-site")
+    locked, stuck, barricade = gm.site_level().links
+    assert [holds(gm, lk) for lk in (locked, stuck, barricade)] == ["locked", None, "barricaded"]
+    door_state(gm, locked).unlocked = True
+    assert holds(gm, locked) is None
+    assert offered(gm, "move:2").label == "Go to an unexplored room (2) through the locked door, unlocked"  # type: ignore[attr-defined]
+    who = caster(gm, spell="Knock/Lock")
+    gm.apply(f"cast:{who}:Knock/Lock")  # the only door here: it locks again
+    assert holds(gm, locked) == "locked"
+    assert offered(gm, "move:2").label == "Go to an unexplored room (2) through the locked door, locked by a spell"  # type: ignore[attr-defined]
