@@ -41,6 +41,7 @@ from rules.checks import RuleError
 from rules.gm import combat, powers
 from rules.gm.events import Action, Cost
 from rules.gm.gear import carries, use_up
+from rules.gm.places import through_the_door
 from rules.gm.state import ACTIONS, SETUP, CampState, Member, Phase
 from rules.gm.table import ActionTable
 from rules.inventory import Carried
@@ -1212,9 +1213,10 @@ def _break_camp(gm: GM, st: CampState) -> None:
             group=group.name,
             surprise=surprised,
         )
-        come = powers.held_back(gm, list(group.monsters))  # undead stop at a sealed room's lines (R204)
+        come, heard = through_the_door(gm, list(group.monsters), "ambush")  # a door that holds: burst it (R246)
+        come = powers.held_back(gm, come)  # undead stop at a sealed room's lines (R204)
         if come:
-            combat.start(gm, come, source="ambush", surprise="enemies" if surprised else None)
+            combat.start(gm, come, source="ambush", surprise="enemies" if surprised and not heard else None)
             return
     doom = cfg.break_camp.doom_after_long_rest if st.long_rest else cfg.break_camp.doom
     fire = "snuffs out the fire, " if st.fire else ""

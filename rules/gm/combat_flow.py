@@ -29,6 +29,7 @@ from rules.gm import combat_foes as foes
 from rules.gm import combat_grid as grid
 from rules.gm.combat_state import CombatState, Fighter, Foe, FoeGroup, Tile
 from rules.gm.gear import stabilisers, use_up
+from rules.gm.places import pursuers, wait_at_door, way_in
 from rules.gm.state import GroupState, Phase
 
 if TYPE_CHECKING:
@@ -514,6 +515,11 @@ def end(gm: GM, cs: CombatState, outcome: str) -> None:
     gm.c.phase = Phase(cs.return_phase)
     if cs.counts_turn and gm.c.phase is Phase.EXPLORATION:
         gm.procedures.end_turn(gm, 1, "combat")  # "The whole combat only counts as one exploration turn."
+    exp = gm.c.expedition
+    if outcome == "fled" and not outside and exp is not None and gm.c.phase is Phase.EXPLORATION:
+        link = way_in(gm)
+        if link is not None and link.other(exp.room) == cs.room and pursuers(gm, cs.room):
+            wait_at_door(gm, link, [], "they pursue the party", from_room=cs.room)  # they follow (R247)
     if outside and gm.c.phase is Phase.EXPLORATION and gm.c.expedition is not None and not gm.c.expedition.exit_sealed:
         gm.procedures.leave(gm)  # fled out through the way in: the expedition is over
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules.attributes import ATTRS, Attr
 from rules.character import Condition
@@ -48,19 +48,25 @@ from rules.gm.gear import (
 )
 from rules.gm.places import (
     blocked,
+    burst,
     door_state,
+    door_words,
     found_hidden,
+    holds,
+    is_locked,
     key_for,
     key_found_here,
     live_monsters,
     move_cost,
+    pursuers,
     room_label,
     secret_found,
+    through_the_door,
 )
 from rules.gm.rearrange import free_action
 from rules.gm.services import best
 from rules.gm.site import SiteDoomStep, SiteLink, SiteTrap
-from rules.gm.state import ExpeditionState, Member, Phase
+from rules.gm.state import ExpeditionState, GroupState, Member, Phase
 from rules.gm.table import ActionTable
 from rules.injury import stabilise
 from rules.inventory import HANDS, Carried
@@ -92,6 +98,7 @@ def end_turn(gm: GM, turns: int, reason: str) -> None:
         exp.turns += 1
         gm.c.stats.turns += 1
         encounters.wander(gm)  # wandering groups move on after their stay
+        _at_the_doors(gm)  # those held at a shut door try again, or lose the party (R247)
         powers.each_turn(gm)
         for m in list(gm.alive()):
             if "bleeding" in m.adv.character.afflictions:
@@ -166,9 +173,13 @@ def _doom_fight(gm: GM, step: SiteDoomStep, groups: list[tuple[str, int]]) -> No
 def _wanderers(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
     group = next((g for g in gm.site_level().wanderers if g.name == step.group), None)
     groups = list(group.monsters) if group else list(step.monsters)
-    if _too_late(gm, exp, groups) or encounters.arrive(gm, groups, f"doom: {step.group or 'wanderers'}"):
+    if _too_late(gm, exp, groups):
+        return
+    source = f"doom: {step.group or 'wanderers'}"
+    groups, _ = through_the_door(gm, groups, source)  # a door wedged shut or locked: they must burst it (R246)
+    if not groups or encounters.arrive(gm, groups, source):
         return  # (a group with a mind and no wish to fight keeps its distance, or helps)
-    _doom_fight(gm, step, groups)
+    _enemies_arrive(gm, groups, source, door=False)
 
 
 def _monsters_appear(gm: GM, exp: ExpeditionState, step: SiteDoomStep) -> None:
@@ -246,7 +257,12 @@ DOOM_EVENTS: dict[str, Callable[[GM, ExpeditionState, SiteDoomStep], None]] = {
 }
 
 
-def _enemies_arrive(gm: GM, groups: list[tuple[str, int]], source: str) -> None:
+def _enemies_arrive(gm: GM, groups: list[tuple[str, int]], source: str, *, door: bool = True) -> None:
+    """Enemies come at the party: by the way it came, through its door if it does not hold (``door``: not yet
+    checked; R246), and not past a sealed room's lines (R204)."""
+    heard = False
+    if door:
+        groups, heard = through_the_door(gm, groups, source)
     groups = powers.held_back(gm, groups)  # undead wait behind a sealed room's lines (R204)
     if not groups:
         return
@@ -254,7 +270,7 @@ def _enemies_arrive(gm: GM, groups: list[tuple[str, int]], source: str) -> None:
         combat.reinforce(gm, groups, source)
     elif gm.c.phase is Phase.CAMP:
         gm.c.camp = None
-        combat.start(gm, groups, source=source, surprise="enemies")
+        combat.start(gm, groups, source=source, surprise=None if heard else "enemies")
     elif gm.c.phase is Phase.EXPLORATION:
         combat.start(gm, groups, source=source)
 
@@ -263,6 +279,75 @@ def _enemies_arrive(gm: GM, groups: list[tuple[str, int]], source: str) -> None:
 
 
 
+
+
+def _leave_the_doors(gm: GM, link: SiteLink) -> bool:
+    """The party sets off through ``link``: those held at another door of its room lose it (R247); those held at
+    this very door are on it as it opens (True: a fight, the party does not go through)."""
+    exp = gm.c.expedition
+    assert exp is not None
+    here = [b for b in exp.at_door if b[0] == exp.depth and b[1] == exp.room]
+    if not here:
+        return False
+    exp.at_door = [b for b in exp.at_door if b not in here]
+    for band in here:
+        if band[2] != link.id:
+            _lose(gm, band)
+    at_this = [b for b in here if b[2] == link.id]
+    if not at_this:
+        return False
+    st = door_state(gm, link)
+    st.wedged = st.spiked = st.locked = False
+    st.opened = True
+    gm.emit("door", "The party opens the door on those pounding at it.", link=link.id)
+    exp.at_door += at_this
+    _at_the_doors(gm)
+    return gm.c.phase is not Phase.EXPLORATION
+
+
+def _lose(gm: GM, band: list[Any]) -> None:
+    """A band held at a door has lost the party: pursuers stay where they were; the doom's wait in the room on
+    their side of the door, as wanderers (R247)."""
+    exp = gm.c.expedition
+    assert exp is not None
+    depth, room, link_id, from_room, _, monsters = band
+    if from_room >= 0 or depth != exp.depth:
+        return
+    link = next((lk for lk in gm.site_level().links if lk.id == link_id), None)
+    if link is not None:
+        gm.room_state(link.other(room)).monsters += [GroupState(str(n), int(c), aware=True) for n, c in monsters]
+
+
+def _at_the_doors(gm: GM) -> None:
+    """An exploration turn ends: each band held at a door tries to burst it again while the party is still in the
+    room beyond; once the party has gone, they lose it: pursuers stay where they were, the doom's wait in the room
+    on their side of the door as wanderers (R247)."""
+    exp = gm.c.expedition
+    if exp is None or not exp.at_door:
+        return
+    bands, exp.at_door = exp.at_door, []
+    for band in bands:
+        depth, room, link_id, from_room, source, monsters = band
+        link = next((lk for lk in gm.site(exp.location).depth(depth).links if lk.id == link_id), None)
+        if link is None:
+            continue
+        groups = [(str(n), int(c)) for n, c in monsters]
+        if from_room >= 0:
+            groups = pursuers(gm, from_room) if depth == exp.depth else []
+        if not groups:
+            continue
+        if depth != exp.depth or room != exp.room:
+            _lose(gm, band)
+            continue
+        why = holds(gm, link)
+        if why is not None and not burst(gm, link, groups, why):
+            exp.at_door.append([depth, room, link_id, from_room, source, monsters])
+            continue
+        if from_room >= 0:
+            for g in live_monsters(gm, from_room):
+                if (g.monster, g.count) in groups:
+                    g.count = 0
+        _enemies_arrive(gm, groups, source, door=False)
 
 
 # --- entering and leaving -------------------------------------------------------------------------------
@@ -578,6 +663,8 @@ def _go_through(gm: GM, link: SiteLink, why: str | None) -> Action:
     target = link.other(exp.room)
     cost = move_cost(gm, link, target)
     way = "archway" if link.door == "archway" else f"{link.door} door"
+    state = door_words(gm, link)
+    way += f", {state}" if state else ""
     reason = why
     if encounters.barring(gm) and target != exp.came_from:
         reason = reason or "Enemies bar the way: fight, parley, or go back the way you came."
@@ -599,7 +686,7 @@ def _door_actions(gm: GM, link: SiteLink, threat: bool) -> list[Action]:
         kind, what = _FORCED[link.door]
         return [Action(f"{kind}:{link.id}", kind, f"{what} to room {target} (STR, noisy)", _turn_cost(1), not threat,
                        "Not with enemies here." if threat else None, target=str(link.id))]  # fmt: skip
-    if link.door == "locked" and not (door.unlocked or door.broken):
+    if link.door == "locked" and is_locked(gm, link):
         key = key_for(gm, link)
         why = None if key else "You have not found its key."
         return [Action(f"unlock:{link.id}", "unlock", f"Unlock the door to room {target} with its key", Cost(),
@@ -625,7 +712,13 @@ def _move(gm: GM, action: Action) -> None:
     for rule in powers.ITEM_RULES.values():  # what the party's items do as it moves: the map back (item_rules)
         if rule.moved is not None:
             rule.moved(gm, link, target)
-    door_state(gm, link).opened = True
+    if _leave_the_doors(gm, link):
+        return  # the party opened the door on those pounding at it: they are on it
+    st = door_state(gm, link)
+    if st.wedged:  # the party pulls its spikes or its barricade away as it goes through (R246)
+        st.wedged = st.spiked = False
+        gm.emit("door", "The party pulls the wedges from the door and goes through.", link=link.id)
+    st.opened = True
     turns = action.cost.turns
     came = exp.room
     if turns:
@@ -660,7 +753,8 @@ def _force(gm: GM, action: Action) -> None:
 @TABLE.applies("unlock")
 def _unlock(gm: GM, action: Action) -> None:
     link = _link(gm, action)
-    door_state(gm, link).unlocked = True
+    st = door_state(gm, link)
+    st.unlocked, st.locked = True, False
     gm.emit("door", "The key turns.", link=link.id)
 
 

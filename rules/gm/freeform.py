@@ -68,7 +68,7 @@ from rules.gm import rewards
 from rules.gm.encounters import AT_PEACE
 from rules.gm.events import Action, Cost
 from rules.gm.gear import use_up
-from rules.gm.places import door_state
+from rules.gm.places import door_state, is_locked
 from rules.gm.rewards import next_threshold
 from rules.gm.services import take_tester
 from rules.gm.state import Phase
@@ -487,12 +487,12 @@ def _verb_actions(gm: GM) -> list[Action]:
             out += [_verb_action(gm, verb, f"freeform:{verb.id}:{link.id}",
                                  f"{verb.name}: the {link.door} door to {_room_label(gm, link.other(room))}", busy,
                                  target=link.other(room), link=link.id)
-                    for link in doors if not door_state(gm, link).spiked]  # fmt: skip
+                    for link in doors if not (door_state(gm, link).spiked or door_state(gm, link).broken)]  # fmt: skip
         elif verb.target == "locked_door":
             out += [_verb_action(gm, verb, f"freeform:{verb.id}:{link.id}",
                                  f"{verb.name}: the door to {_room_label(gm, link.other(room))}", busy,
                                  target=link.other(room), link=link.id)
-                    for link in doors if link.door == "locked" and not door_state(gm, link).unlocked]  # fmt: skip
+                    for link in doors if is_locked(gm, link)]  # fmt: skip
         elif verb.target == "enemies":
             out += [_verb_action(gm, verb, f"freeform:{verb.id}", verb.name, None)] if busy else []
         elif verb.target == "animals":
@@ -612,8 +612,9 @@ def _freeform(gm: GM, action: Action) -> int:
         if out.result in ("shut_door", "break_door"):
             link = next(lk for lk in gm.site_level().links if lk.id == int(action.param("link")))
             st = door_state(gm, link)
-            if out.result == "shut_door":
-                st.spiked = True
+            if out.result == "shut_door":  # barricaded shut: what comes from beyond must burst it (R246)
+                st.spiked = st.wedged = True
+                st.opened = False
             else:
                 st.broken = True
         elif out.result == "calm":

@@ -24,7 +24,7 @@ from rules.checks import RuleError
 from rules.gm.combat_gear import ashes_bonus, in_hands, weapon_entry
 from rules.gm.events import Action, Cost
 from rules.gm.gear import use_up
-from rules.gm.places import by_map, door_state, mapper, secret_found
+from rules.gm.places import blocked, by_map, door_state, is_locked, mapper, secret_found
 from rules.gm.powers import ItemRule, carrying_rule, register_item_rule
 from rules.gm.site import SiteLink
 
@@ -48,8 +48,7 @@ def _beyond(gm: GM, link: SiteLink) -> int:
 
 
 def _pick_actions(gm: GM, link: SiteLink, threat: bool) -> list[Action]:
-    door = door_state(gm, link)
-    if link.door != "locked" or door.unlocked or door.broken:
+    if not is_locked(gm, link):
         return []
     picks = carrying_rule(gm, "pick_lock")
     why = "Needs lockpicking tools." if picks is None else "Not with enemies here." if threat else None
@@ -66,7 +65,8 @@ def _pick(gm: GM, action: Action) -> int:
     roll = gm.test(m, Attr.DEX, "picking the lock")
     use_up(gm, m, tools)
     if roll.verdict.success:
-        door_state(gm, link).unlocked = True
+        door = door_state(gm, link)
+        door.unlocked, door.locked = True, False
         gm.emit("door", "The lock gives.", link=link.id)
     return 1
 
@@ -75,13 +75,23 @@ register_item_rule(ItemRule("pick_lock", door=_pick_actions, kinds=("pick",), ap
 
 
 def _spike_actions(gm: GM, link: SiteLink, threat: bool) -> list[Action]:
+    """Iron spikes wedge a door shut (what comes from beyond must burst it, R246) or wedge it open (a clear way
+    back): the book's two uses."""
     door = door_state(gm, link)
-    if not link.spikeable or door.spiked or not (door.opened or door.broken or link.door in ("wooden", "iron")):
+    if not link.spikeable or door.spiked or door.wedged or link.door in ("archway", "barricaded"):
         return []
     spikes = carrying_rule(gm, "spike_door")
     why = "Needs iron spikes." if spikes is None else "Not with enemies here." if threat else None
-    return [Action(f"spike:{link.id}", "spike", f"Spike the door to room {_beyond(gm, link)}", ONE_TURN,
-                   why is None, why, target=str(link.id))]  # fmt: skip
+    room = _beyond(gm, link)
+    out = []
+    if not door.broken:
+        out.append(Action(f"spike:{link.id}", "spike", f"Spike the door to room {room} shut (monsters must burst it)",
+                          ONE_TURN, why is None, why, target=str(link.id), params=(("how", "shut"),)))  # fmt: skip
+    shut = blocked(gm, link)
+    out.append(Action(f"spike:{link.id}:open", "spike", f"Spike the door to room {room} open (a clear way back)",
+                      ONE_TURN, why is None and shut is None, why or shut, target=str(link.id),
+                      params=(("how", "open"),)))  # fmt: skip
+    return out
 
 
 def _spike(gm: GM, action: Action) -> int:
@@ -90,8 +100,15 @@ def _spike(gm: GM, action: Action) -> int:
     if found is None:
         raise RuleError("no iron spikes in the party")
     use_up(gm, found[0], found[1])
-    door_state(gm, link).spiked = True
-    gm.emit("door", "The door is spiked in place.", link=link.id)
+    door = door_state(gm, link)
+    door.spiked = True
+    if action.param("how") == "open":
+        door.opened = True
+        gm.emit("door", "The door is spiked open: a clear way back.", link=link.id)
+    else:
+        door.wedged, door.opened = True, False
+        gm.emit("door", "The door is wedged shut with iron spikes: whatever comes through must burst it.",
+                link=link.id)  # fmt: skip
     return 1
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from rules.dice import roll
 from rules.gm.site import SiteLink
 from rules.gm.state import DoorState, GroupState
 from rules.inventory import Carried
@@ -21,15 +22,117 @@ def door_state(gm: GM, link: SiteLink) -> DoorState:
     return lv.doors[link.id]
 
 
+LOCKED = "The door is locked: use its key or pick the lock."
+
+
+def is_locked(gm: GM, link: SiteLink) -> bool:
+    """The door is locked: the dungeon's own lock not yet opened, or one the Knock/Lock spell turned (R248)."""
+    st = door_state(gm, link)
+    return not st.broken and (st.locked or (link.door == "locked" and not st.unlocked))
+
+
+def holds(gm: GM, link: SiteLink) -> str | None:
+    """Why ``link`` holds against creatures coming through it (None: it opens freely for them, as the book says):
+    wedged shut with spikes or a barricade, locked, or the dungeon's barricade not yet broken (R246)."""
+    st = door_state(gm, link)
+    if st.broken:
+        return None
+    if st.wedged:
+        return "wedged shut"
+    if is_locked(gm, link):
+        return "locked"
+    if link.door == "barricaded":
+        return "barricaded"
+    return None
+
+
+def door_words(gm: GM, link: SiteLink) -> str:
+    """The door's state as the party sees it, for its line in the room's list of ways ("" when nothing to say)."""
+    st = door_state(gm, link)
+    if st.broken and link.door != "archway":
+        return "burst open" if link.door not in ("stuck", "barricaded") else ""
+    if st.wedged:
+        return "wedged shut"
+    if st.spiked:
+        return "spiked open"
+    if st.locked:
+        return "locked by a spell"
+    if link.door == "locked" and st.unlocked:
+        return "unlocked"
+    return ""
+
+
+def way_in(gm: GM) -> SiteLink | None:
+    """The way creatures come at the party in its room: the way it came (they follow its trail, R246); None when it
+    came by the stairs or from outside."""
+    exp = gm.c.expedition
+    if exp is None or exp.came_from is None:
+        return None
+    return next((lk for lk in gm.site_level().links_of(exp.room) if lk.other(exp.room) == exp.came_from), None)
+
+
+def _level(gm: GM, name: str) -> int:
+    try:
+        return max(1, gm.content.bestiary.monster(name).level)
+    except KeyError:
+        return 1  # (a creature with no sheet: one die)
+
+
+def burst(gm: GM, link: SiteLink, groups: list[tuple[str, int]], why: str) -> bool:
+    """Creatures on the far side of a door that holds (``why``) try to burst it, as the book's STR save: the
+    strongest of them tests its level in dice, a 4 or more bursts it (as the enemies' morale test, R246).  Burst:
+    the door is broken, with a crash the party hears; held: they pound at it, and the party hears that too."""
+    level = max((_level(gm, n) for n, _ in groups), default=1)
+    faces = roll(gm.rng, level)
+    exp = gm.c.expedition
+    beyond = room_label(gm, link.other(exp.room)) if exp is not None else "beyond"
+    if any(f >= 4 for f in faces):
+        st = door_state(gm, link)
+        st.broken, st.wedged, st.locked, st.opened = True, False, False, True
+        gm.emit("door_burst", f"A crash: something bursts the door ({why}) from {beyond} ({level} dice: {faces}).",
+                link=link.id, faces=faces)  # fmt: skip
+        return True
+    gm.emit("door_holds", f"Something pounds at the door to {beyond}: it holds ({why}; {level} dice: {faces}).",
+            link=link.id, faces=faces)  # fmt: skip
+    return False
+
+
+def wait_at_door(gm: GM, link: SiteLink, groups: list[tuple[str, int]], source: str, from_room: int = -1) -> None:
+    """Creatures held at the door try again at the end of each exploration turn the party stays (R247)."""
+    exp = gm.c.expedition
+    assert exp is not None
+    entry: list[Any] = [exp.depth, exp.room, link.id, from_room, source, [[n, c] for n, c in groups]]
+    exp.at_door.append(entry)
+
+
+def through_the_door(gm: GM, groups: list[tuple[str, int]], source: str) -> tuple[list[tuple[str, int]], bool]:
+    """Creatures coming at the party by the way it came: through freely, or the door holds and they must burst it
+    (R246).  Returns who comes now (none: they wait at the door, R247) and whether the party heard them burst it."""
+    link = way_in(gm)
+    why = holds(gm, link) if link is not None and groups else None
+    if link is None or why is None:
+        return groups, False
+    if burst(gm, link, groups, why):
+        return groups, True
+    wait_at_door(gm, link, groups, source)
+    return [], False
+
+
+def pursuers(gm: GM, room_id: int) -> list[tuple[str, int]]:
+    """Who in ``room_id`` would pursue the party: its live creatures that have seen it and are not won over."""
+    return [(g.monster, g.count) for g in live_monsters(gm, room_id)
+            if g.aware and g.attitude in ("", "hostile")]  # fmt: skip
+
+
 def blocked(gm: GM, link: SiteLink) -> str | None:
     """Why the party cannot pass ``link`` now (None: it can)."""
     st = door_state(gm, link)
     if link.door == "secret" and not st.found:
         return "hidden"
-    if st.opened or st.broken:
+    if st.broken or (st.opened and not st.locked):
         return None
-    if link.door == "locked" and not st.unlocked:
-        return "The door is locked: use its key or pick the lock."
+    if is_locked(gm, link):
+        return LOCKED
     if link.door == "stuck":
         return "The door is stuck: force it open (STR, noisy)."
     if link.door == "barricaded":

@@ -39,7 +39,7 @@ from rules.gm.combat_foes import attack_of, flee, hurt_foe
 from rules.gm.combat_gear import WEAPON_SPELLS, Arm
 from rules.gm.combat_state import CombatState, Fighter, Foe, Tile
 from rules.gm.gear import carries, drink, flagged, lose, with_article
-from rules.gm.places import blocked, door_state, live_monsters, room_label
+from rules.gm.places import door_state, is_locked, live_monsters, room_label
 from rules.gm.site import SiteLink, SiteTrap
 from rules.gm.state import Phase
 from rules.inventory import Carried
@@ -1442,24 +1442,46 @@ def _next_door(gm: GM, caster: Member, ways: list[SiteLink], prompt: str) -> tup
 
 
 def _locked(gm: GM) -> list[SiteLink]:
-    return [lk for lk in _here(gm) if blocked(gm, lk) == "The door is locked: use its key or pick the lock."]
+    return [lk for lk in _here(gm) if is_locked(gm, lk)]
+
+
+def _lockable(gm: GM) -> list[SiteLink]:
+    """The doors here the spell can lock (R248): a real door, open or closed, not broken, not spiked open nor
+    wedged shut, not locked already."""
+    out = []
+    for lk in _here(gm):
+        st = door_state(gm, lk)
+        if lk.door in ("archway", "barricaded") or st.broken or st.spiked or st.wedged or is_locked(gm, lk):
+            continue
+        out.append(lk)
+    return out
 
 
 def _knock_ready(gm: GM, caster: Member) -> str | None:
-    return None if _locked(gm) else "No locked door here."
+    return None if _locked(gm) or _lockable(gm) else "No door here to open or to lock."
 
 
 def _knock(gm: GM, caster: Member) -> None:
-    """Knock/Lock: "Locks or opens a door nearby.  Will unlock any simple mechanical lock." """
+    """Knock/Lock: "Locks or opens a door nearby.  Will unlock any simple mechanical lock."  The caster's player
+    picks which door, and whether it opens (a locked one) or locks (R248)."""
     exp = gm.c.expedition
-    doors = _locked(gm)
-    if exp is None or not doors:
-        raise RuleError("no locked door here")
-    names = [f"the locked door to {room_label(gm, lk.other(exp.room))}" for lk in doors]
-    pick = gm.decider.choose(gm, caster, "Knock/Lock: which door opens?", names)
-    link = doors[names.index(pick)]
-    door_state(gm, link).unlocked = True
-    gm.emit("door", f"The lock of {pick} clicks open (Knock/Lock).", link=link.id)
+    opens, locks = _locked(gm), _lockable(gm)
+    if exp is None or not (opens or locks):
+        raise RuleError("no door here to open or to lock")
+    names = [f"Open the locked door to {room_label(gm, lk.other(exp.room))}" for lk in opens]
+    names += [f"Lock the door to {room_label(gm, lk.other(exp.room))}" for lk in locks]
+    pick = gm.decider.choose(gm, caster, "Knock/Lock: which door?", names)
+    i = names.index(pick)
+    door = door_state(gm, (opens + locks)[i])
+    link = (opens + locks)[i]
+    if i < len(opens):
+        door.unlocked, door.locked = True, False
+        gm.emit("door", f"The lock of the door to {room_label(gm, link.other(exp.room))} clicks open (Knock/Lock).",
+                link=link.id)  # fmt: skip
+        return
+    door.locked, door.opened = True, False
+    gm.emit("door", f"The door to {room_label(gm, link.other(exp.room))} swings shut and locks (Knock/Lock): "
+            "what comes from beyond must burst it.", link=link.id)  # fmt: skip
 
 
 _register(Power("spell", "Knock/Lock", _knock, ready=_knock_ready))

@@ -97,6 +97,8 @@ class DoorState:
     unlocked: bool = False
     broken: bool = False  # forced or smashed
     spiked: bool = False  # spiked open (or shut)
+    wedged: bool = False  # spiked or barricaded shut against what comes from beyond (R246)
+    locked: bool = False  # locked by the Knock/Lock spell (R248): a key, picks or the spell opens it
 
 
 @dataclass
@@ -169,6 +171,8 @@ class ExpeditionState:
     dice_before: int = 0  # the party's available dice when it came in (how strong it set out)
     carried_in: dict[str, int] = field(default_factory=dict)  # valued things (name -> count) brought in: not loot
     ashes: dict[str, str] = field(default_factory=dict)  # member id -> the weapon Living ashes were rubbed on
+    at_door: list[list[Any]] = field(default_factory=list)  # creatures held at a shut door, R247:
+    # [depth, the party's room, link id, the room they pursue from (-1: none), source, [[monster, count], ...]]
     heard: dict[str, str] = field(default_factory=dict)  # "depth:room" -> what listening at its door last told:
     # "alert", "unaware" or "nothing" (nothing heard is not nothing there: a failed test, or the silent undead)
 

@@ -647,3 +647,27 @@ def test_an_angered_akhzu_is_pacified_by_burying_two_rations() -> None:
     gm.apply(f"sacrifice:{cleric.id}")
     assert not cleric.adv.prayers.angered
     assert cleric.adv.inventory.find("Ration") is None and other.adv.inventory.find("Ration") is None
+
+
+def test_a_door_wedged_shut_warns_the_camp_or_holds_the_ambush(fights: list[Any]) -> None:
+    """R246: the ambush comes by the way the party came; wedged shut, the Rats must burst it first (one die, the
+    Plagued Rat's level). Seed 20: ambush dice 6, 6, 2 (surprise), burst with a 6: heard, so no surprise.
+    Seed 12: the door holds (a 2): no fight now, the Rats wait at the door."""
+    from rules.gm.places import door_state
+
+    for seed in (20, 12):
+        gm = ambush_ready(seed)
+        assert gm.c.expedition is not None
+        gm.c.expedition.came_from = 2
+        door_state(gm, gm.site_level().links[0]).wedged = True
+        fights.clear()
+        events = gm.apply("break")
+        doors = [e.text for e in events if e.kind.startswith("door")]
+        if seed == 20:
+            assert doors == [
+                "A crash: something bursts the door (wedged shut) from an unexplored room (2) (1 dice: [6])."]
+            assert fights == [([("Plagued Rat", 3)], {"source": "ambush", "surprise": None})]
+        else:
+            assert doors == [
+                "Something pounds at the door to an unexplored room (2): it holds (wedged shut; 1 dice: [2])."]
+            assert fights == [] and gm.c.expedition.at_door == [[1, 1, 1, -1, "ambush", [["Plagued Rat", 3]]]]

@@ -209,5 +209,22 @@ def test_iron_spikes_hold_a_spikeable_door() -> None:
     assert not spike.available and spike.reason == "Needs iron spikes."
     gm.c.party[0].adv.inventory.add(Carried("Iron spikes", "", usage=8))
     events = gm.apply("spike:1")
-    assert gm.level_state().doors[1].spiked and any(e.text == "The door is spiked in place." for e in events)
+    door = gm.level_state().doors[1]
+    assert door.spiked and door.wedged and any(
+        e.text == "The door is wedged shut with iron spikes: whatever comes through must burst it." for e in events)
     assert not [a for a in gm.legal_actions() if a.kind == "spike"]
+
+
+def test_iron_spikes_wedge_a_door_open() -> None:
+    site = corridor(3, doors={1: "wooden"})
+    level = site.levels[0]
+    site = replace(site, levels=(replace(level, links=tuple(replace(lk, spikeable=True) for lk in level.links)),))
+    gm = game(site, party=1)
+    exploration.enter(gm, "test-site")
+    gm.c.party[0].adv.inventory.add(Carried("Iron spikes", "", usage=8))
+    events = gm.apply("spike:1:open")
+    door = gm.level_state().doors[1]
+    assert (door.spiked, door.wedged, door.opened) == (True, False, True)
+    assert any(e.text == "The door is spiked open: a clear way back." for e in events)
+    move = next(a for a in gm.legal_actions() if a.id == "move:2")
+    assert move.label == "Go to an unexplored room (2) through the wooden door, spiked open"
