@@ -789,6 +789,7 @@ class InterludeView(QWidget):
         self.shop_table = QTableWidget()
         self._shop_key: tuple[Any, ...] | None = None  # the buying list shown: (member, wares, extra buttons)
         self._row_actions: dict[tuple[int, int], Action] = {}  # (row, column) -> the action its button plays
+        self._row_gifts: dict[int, dict[str, Action]] = {}  # row -> its "For…" menu's buy_for actions by id
         self._shop_modes: list[QHeaderView.ResizeMode] = []  # how each column is sized, once filled
         self.shop_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.shop_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -845,6 +846,7 @@ class InterludeView(QWidget):
         t = self.shop_table
         self._shop_key = None  # the next buying list is built anew
         self._row_actions = {}
+        self._row_gifts = {}
         t.clearContents()
         for col in range(t.columnCount()):
             t.setColumnHidden(col, False)
@@ -890,11 +892,18 @@ class InterludeView(QWidget):
         self.shop_table.setCellWidget(row, col, holder)
 
     def _cell(self, row: int, col: int, text: str, role: str = "", tip: str = "", dim: bool = False) -> None:
-        item = QTableWidgetItem(text)
+        """A cell's text, colour and tooltip; the item already there is kept when it reads the same (a buy
+        redraws ~500 cells, most unchanged)."""
         color = {"good": COLORS["good"], "gold": COLORS["gold"], "danger": COLORS["danger"],
                  "muted": COLORS["muted"]}.get(role)  # fmt: skip
         if dim:
             color = "#6b6252"
+        face = (text, color, tip)
+        old = self.shop_table.item(row, col)
+        if old is not None and old.data(Qt.ItemDataRole.UserRole) == face:
+            return
+        item = QTableWidgetItem(text)
+        item.setData(Qt.ItemDataRole.UserRole, face)
         if color:
             from PySide6.QtGui import QBrush, QColor
 
@@ -983,7 +992,8 @@ class InterludeView(QWidget):
 
     def _gift_button(self, row: int, gifts: list[Action], *, reuse: bool) -> None:
         """A row's "For…" button: a menu of the companions the shopper may buy the ware for, each greyed with
-        its reason when it cannot be (no silver, no room); a pick plays that buy_for action."""
+        its reason when it cannot be (no silver, no room); a pick plays that buy_for action (the row's current one:
+        a menu that would read the same is kept as it is, ~2 ms a row a step)."""
         holder = self.shop_table.cellWidget(row, 8) if reuse else None
         b = holder.findChild(QPushButton) if holder is not None else None
         if b is None:
@@ -991,16 +1001,26 @@ class InterludeView(QWidget):
             b.setCursor(Qt.CursorShape.PointingHandCursor)
             b.setMenu(QMenu(b))
             self._cell_button(row, 8, b)
+        self._row_gifts[row] = {a.id: a for a in gifts}
+        names = [self.session.campaign.member(str(a.param("for"))).name for a in gifts]
+        face = tuple((a.id, a.available, a.reason, who) for a, who in zip(gifts, names, strict=True))
+        if b.property("gifts") == repr(face):
+            return
+        b.setProperty("gifts", repr(face))
         menu = b.menu()
         menu.clear()
-        for a in gifts:
-            who = self.session.campaign.member(str(a.param("for"))).name
+        for a, who in zip(gifts, names, strict=True):
             item = menu.addAction(who if a.available else f"{who} \u2014 {a.reason}")
             item.setEnabled(a.available)
             item.setObjectName(f"action:{a.id}")
-            item.triggered.connect(lambda _=False, act=a: self._emit(act))
+            item.triggered.connect(lambda _=False, at=row, aid=a.id: self._emit_gift(at, aid))
         b.setEnabled(any(a.available for a in gifts))
         b.setToolTip("Buy it for a companion: the shopper pays, the companion keeps it." if gifts else "")
+
+    def _emit_gift(self, row: int, action_id: str) -> None:
+        action = self._row_gifts.get(row, {}).get(action_id)
+        if action is not None:
+            self._emit(action)
 
     def _keeps_either(self, m: Member) -> bool:
         from rules.gm.interlude import keeps_either_price

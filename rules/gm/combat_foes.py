@@ -248,14 +248,14 @@ def enemy_turn(gm: GM, cs: CombatState, foe: Foe) -> bool:
                  ignore_resist=True, hit=False)  # fmt: skip
         if not foe.active:
             return True
+    core.bleed_foe(gm, cs, foe)  # "at the start of its turn": a turn lost to surprise is still its turn
+    if not foe.active:
+        return True
     if foe.lost_turn:
         foe.lost_turn = False
         gm.emit("surprised", f"{core.label(foe)} is caught unaware and loses its turn.", foe=foe.id)
         return False
     foe.incorporeal_round = 0  # Phase out lasts until its next turn (R66)
-    core.bleed_foe(gm, cs, foe)
-    if not foe.active:
-        return True
     if foe.order and core.lasting(cs, foe, "Command undead"):
         return _obey(gm, cs, foe, m)
     if _idle(gm, cs, foe):

@@ -132,3 +132,21 @@ def test_out_of_a_fight_the_seasons_and_martyrdom_play_on_the_party() -> None:
     martyr.outside(gm, priest)
     assert not other.adv.character.afflictions & {"terrified", "bleeding"}
     assert sum(priest.adv.character.attrs[a].wounds for a in Attr) == 1
+
+
+def test_a_parched_drinker_is_told_the_fatigue_stays() -> None:
+    """"Parched: cannot recover fatigue": a Potion of giants drunk while parched printed "Heals all strength
+    fatigue." and took none away (seen on seed 110); the game now says why, as it does for hungry wounds."""
+    gm = game(corridor())
+    exploration.enter(gm, "test-site")
+    a = gm.c.party[0]
+    ch = a.adv.character
+    ch.add_affliction("parched")
+    ch.attrs[Attr.STR].fatigue = 1
+    (recipe,) = [r for r in gm.content.alchemy.recipes if r.name == "Potion of giants"]
+    gm.events = []
+    for row in recipe.effects:
+        gm.apply_row(a, row, "Potion of giants")
+    assert ch.attrs[Attr.STR].fatigue == 1
+    told = [e for e in gm.events if e.kind == "no_healing"]
+    assert [e.text for e in told] == [f"{a.name} is parched: fatigue does not go until they drink."]

@@ -940,3 +940,16 @@ def test_command_undead_can_send_the_undead_at_another_enemy() -> None:
     assert corpse.tile == where
     assert serial.load(CombatState, serial.dump(cs)).foes[0].order == hob.id  # survives a reload
 
+
+
+def test_a_bleeding_enemy_bleeds_on_a_turn_it_loses_to_surprise() -> None:
+    """"A bleeding enemy rolls a d6 at the start of its turn": a turn lost to surprise is still its turn, and
+    it skipped the roll (seen on seed 128)."""
+    from rules.gm import combat_foes
+
+    gm, cs, f, e = one_on_one("Goblin Scrapper")
+    e.bleeding, e.lost_turn = True, True
+    wounds = e.wounds
+    load(gm, 1)  # the bleed die: 1-3 is a wound
+    assert not combat_foes.enemy_turn(gm, cs, e)
+    assert e.wounds == wounds + 1 and not e.lost_turn
