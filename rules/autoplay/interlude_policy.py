@@ -473,12 +473,10 @@ def _suggest_sleep(gm: GM, avail: list[Action]) -> Action:
     m = waiting[0]
     mine = {a.target: a for a in avail if a.kind == "sleep" and a.who == m.id}
     inn = mine.get("inn")
-    keep = AUTO_FOOD_MONEY + (0 if _has_light(gm) else _essential_price(gm, "Torches"))  # the light budget
-    comfortable = inn is not None and m.adv.character.silver - inn.cost.silver >= keep
-    streets = () if _has_light(gm) else ("streets_large", "streets_small")  # the torch's price before a bed
-    order = (
-        ("proper_accommodation", "inn", "camp") if comfortable else ("proper_accommodation", "camp", *streets, "inn")
-    )
+    # a bed before the price of a torch: sleeping rough to keep a torch's silver (tried, 40 x 10) sent more
+    # parties out weak and lost a few on the streets, for no more silver; the shopper's light budget buys the torch
+    comfortable = inn is not None and m.adv.character.silver - inn.cost.silver >= AUTO_FOOD_MONEY
+    order = ("proper_accommodation", "inn", "camp") if comfortable else ("proper_accommodation", "camp", "inn")
     for rule in order:
         if rule in mine:
             return mine[rule]

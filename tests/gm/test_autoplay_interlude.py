@@ -33,22 +33,6 @@ def test_the_last_silver_buys_a_torch_not_a_bed() -> None:
     assert pick.id in ("buy:Torches", "buy_for:Torches:a2") and pick.cost.silver == 1
 
 
-def test_without_a_light_the_bed_waits_for_the_price_of_a_torch() -> None:
-    gm = game(seed=3, party=2, where="Trinta")
-    feed(gm, 2)
-    begin(gm)
-    gm.apply("resolve")
-    assert gm.c.interlude is not None and gm.c.interlude.step == "sleep"
-    m = gm.c.party[0]
-    torch = ip._essential_price(gm, "Torches")
-    m.adv.character.silver = interlude.inn_cost(gm) + ip.AUTO_FOOD_MONEY  # (enough for a bed before)
-    mine = [a for a in gm.legal_actions() if a.available and a.kind == "sleep" and a.who == m.id]
-    assert "inn" in {a.target for a in mine}
-    assert ip._suggest_sleep(gm, mine).target != "inn"
-    m.adv.character.silver += torch
-    assert ip._suggest_sleep(gm, mine).target == "inn"
-
-
 def test_a_party_without_food_for_the_road_takes_the_nearest_job_and_no_trip_for_food() -> None:
     gm = game(seed=3, party=2, where="Trinta")
     far = Job("far", "The Far Crypt", "necromancer_tomb", 1, 60, 1, "", 3)
