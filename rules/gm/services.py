@@ -675,7 +675,8 @@ class GM:
         if getattr(row, "heal_wounds", 0) and "hungry" in ch.afflictions and any(ch.attrs[a].wounds for a in ATTRS):
             # "Hungry: wounds do not heal" - say so, rather than print a healing that heals nothing
             self.emit("no_healing", f"{member.name} is hungry: wounds do not heal until they eat.", who=member.id)
-        if getattr(row, "restore_fatigue", 0) and "parched" in ch.afflictions and any(ch.attrs[a].fatigue for a in ATTRS):
+        tired = any(ch.attrs[a].fatigue for a in ATTRS)
+        if getattr(row, "restore_fatigue", 0) and "parched" in ch.afflictions and tired:
             # "Parched: cannot recover fatigue" - the same: the row's healing text would promise what does not happen
             self.emit("no_healing", f"{member.name} is parched: fatigue does not go until they drink.", who=member.id)
         done = apply_outcome(ch, row, self.rng, choose, interlude=in_interlude)

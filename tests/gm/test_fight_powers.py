@@ -947,7 +947,7 @@ def test_a_bleeding_enemy_bleeds_on_a_turn_it_loses_to_surprise() -> None:
     it skipped the roll (seen on seed 128)."""
     from rules.gm import combat_foes
 
-    gm, cs, f, e = one_on_one("Goblin Scrapper")
+    gm, cs, _, e = one_on_one("Goblin Scrapper")
     e.bleeding, e.lost_turn = True, True
     wounds = e.wounds
     load(gm, 1)  # the bleed die: 1-3 is a wound
