@@ -1012,9 +1012,14 @@ def _sleep_actions(gm: GM) -> list[Action]:
         if len(waiting) > 1:
             if whole is None and loc.rule == "camp":
                 whole = _camp_short(gm, len(waiting) + sum(1 for r in st.sleep.values() if r == "camp"))
-            # each pays their own bed: the party's action shows what it costs them all
-            out.append(Action(f"sleep:all:{loc.rule}", "sleep", f"Everyone sleeps: {loc.name}", Cost(silver=total),
-                              whole is None, whole, target=loc.rule, rule=loc.text))  # fmt: skip
+            label = f"Everyone sleeps: {loc.name}"
+            if loc.rule == "inn" and whole is not None and inn_cost(gm) is not None:
+                # each pays their own bed, and silver changes hands freely in town: whoever has it pays for the rest
+                purse = sum(m.adv.character.silver for m in gm.alive())
+                whole = None if purse >= total else f"The inn costs {total} silver for everyone; the party has {purse}."
+                label += " (whoever has the silver pays for the others)" if whole is None else ""
+            out.append(Action(f"sleep:all:{loc.rule}", "sleep", label, Cost(silver=total), whole is None, whole,
+                              target=loc.rule, rule=loc.text))  # fmt: skip
     return out
 
 
@@ -1362,6 +1367,8 @@ def _choose_sleep(gm: GM, action: Action) -> None:
     rule = action.target or ""
     loc = _sleep_entry(gm, rule)
     who = [m for m in gm.alive() if m.id not in st.sleep] if action.who is None else [gm.c.member(action.who)]
+    if action.who is None and rule == "inn":
+        _pay_for_beds(gm, who, inn_cost(gm) or 0)
     for m in who:
         cost, why = _sleep_cost(gm, m, loc, extra_campers=0)
         if why is not None:
@@ -1373,6 +1380,25 @@ def _choose_sleep(gm: GM, action: Action) -> None:
                 who=m.id, location=rule, silver=cost or 0)  # fmt: skip
     if all(m.id in st.sleep for m in gm.alive()):
         _night(gm)
+
+
+def _pay_for_beds(gm: GM, sleepers: list[Member], cost: int) -> None:
+    """Everyone to the inn: whoever lacks the price of a bed is handed it by whoever has the most silver (giving is
+    free in town), so a party that pooled its silver in one purse is not refused its beds."""
+    for m in sleepers:
+        short = cost - m.adv.character.silver
+        while short > 0:
+            payer = max((p for p in gm.alive() if p is not m), key=lambda p: p.adv.character.silver - (
+                cost if p in sleepers else 0), default=None)  # fmt: skip
+            spare = 0 if payer is None else payer.adv.character.silver - (cost if payer in sleepers else 0)
+            if payer is None or spare <= 0:
+                return  # (the action is offered only when the party has it all)
+            given = min(short, spare)
+            payer.adv.character.silver -= given
+            m.adv.character.silver += given
+            short -= given
+            gm.emit("purse", f"{payer.name} pays for {m.name}'s bed ({given} silver).", who=payer.id, to=m.id,
+                    silver=given)  # fmt: skip
 
 
 def _night(gm: GM) -> None:

@@ -1055,6 +1055,40 @@ def test_everyone_sleeping_at_the_inn_shows_what_it_costs_them_all() -> None:
     assert ids(gm)["sleep:all:inn"].cost.silver == each * len(gm.c.party)
 
 
+def test_a_party_that_pooled_its_silver_still_sleeps_at_the_inn_together() -> None:
+    """Played (seed 9): the party handed its silver to one purse, and "Everyone sleeps: Inn" was refused because
+    the others had none ("The inn costs 1 silver; Harrow has 0"). Silver changes hands freely in town: whoever has
+    it pays for the rest, and the chronicle says who paid for whom."""
+    gm = game(where="Trinta")
+    feed(gm)
+    begin(gm)
+    skip_to_sleep(gm)
+    a, b = gm.c.party
+    cost = ids(gm)[f"sleep:{a.id}:inn"].cost.silver
+    a.adv.character.silver, b.adv.character.silver = 2 * cost + 3, 0
+    assert not ids(gm)[f"sleep:{b.id}:inn"].available
+    everyone = ids(gm)["sleep:all:inn"]
+    assert everyone.available and "pays for the others" in everyone.label
+    gm.events = []
+    gm.apply("sleep:all:inn")
+    paid = [e for e in gm.events if e.kind == "purse"]
+    assert [e.text for e in paid] == [f"{a.name} pays for {b.name}'s bed ({cost} silver)."]
+    assert gm.c.day == 2  # the night was slept, and both beds paid out of the one purse
+
+
+def test_everyone_to_the_inn_is_refused_when_the_whole_party_cannot_pay() -> None:
+    gm = game(where="Trinta")
+    feed(gm)
+    begin(gm)
+    skip_to_sleep(gm)
+    a, b = gm.c.party
+    cost = ids(gm)[f"sleep:{a.id}:inn"].cost.silver
+    a.adv.character.silver, b.adv.character.silver = 2 * cost - 1, 0
+    everyone = ids(gm)["sleep:all:inn"]
+    assert not everyone.available
+    assert everyone.reason == f"The inn costs {2 * cost} silver for everyone; the party has {2 * cost - 1}."
+
+
 # --- issue #14: a campaign a good player can win --------------------------------------------------------
 
 
