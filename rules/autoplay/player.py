@@ -305,6 +305,34 @@ def _going_round(gm: GM) -> bool:
 
 
 def explore(gm: GM, actions: list[Action]) -> Action:
+    """The party's exploration step: :func:`_explore`'s choice, unless it would stay a turn where the creatures of a
+    fight it fled are on its heels (:func:`_pursued`)."""
+    choice = _explore(gm, actions)
+    return _pursued(gm, actions, choice) or choice
+
+
+def _pursued(gm: GM, actions: list[Action], choice: Action) -> Action | None:
+    """After fleeing a fight through a door, its creatures come through at the end of the next turn spent in the
+    room fled to, unless the door holds (R247): spend that turn spiking the door shut if the party can, or walk on
+    to another room (they lose the party); not catching breath, searching or camping where they will arrive."""
+    exp = gm.c.expedition
+    assert exp is not None
+    chase = [b for b in exp.at_door if b[0] == exp.depth and b[1] == exp.room and b[3] >= 0]
+    if not chase or choice.kind in ("move", "exit", "stairs", "flee") or choice.cost.turns == 0:
+        return None
+    for band in chase:
+        spike = next((a for a in _by_kind(actions, "spike") if a.id == f"spike:{band[2]}"), None)
+        if spike is not None:
+            return spike
+    fled_from = {b[3] for b in chase}
+    away = [a for a in _by_kind(actions, "move") if int(a.target or 0) not in fled_from]
+    away.sort(key=lambda a: not (gm.room_state(int(a.target or 0)).visited and _safe_room(gm, int(a.target or 0))))
+    if away and not (should_leave(gm) and any(a.id == "exit" for a in actions)):
+        return away[0]  # a room it knows is safe first
+    return next((a for a in actions if a.id == "exit"), None)  # nowhere else to go: out, as it fled
+
+
+def _explore(gm: GM, actions: list[Action]) -> Action:
     exp = gm.c.expedition
     assert exp is not None
     ids = {a.id: a for a in actions}

@@ -149,3 +149,20 @@ def test_which_doors_hold_against_creatures_and_what_the_party_reads_on_them() -
     gm.apply(f"cast:{who}:Knock/Lock")  # the only door here: it locks again
     assert holds(gm, locked) == "locked"
     assert offered(gm, "move:2").label == "Go to an unexplored room (2) through the locked door, locked by a spell"  # type: ignore[attr-defined]
+
+
+def test_the_autoplay_spikes_the_door_behind_a_fled_fight_rather_than_wait_for_the_pursuers() -> None:
+    """Pursuit added fights the autoplay walked into (balance.py 40 x 10: 1.17 -> 1.26 fights an expedition): after
+    fleeing, it caught its breath or searched where the creatures would come through. With spikes it wedges the
+    door in that turn; the turn spent anywhere but moving on."""
+    from rules.autoplay import player
+
+    gm = spikeable(**BUGBEAR)
+    flee_to_room_1(gm)
+    exp = gm.c.expedition
+    assert exp is not None and [b[3] for b in exp.at_door] == [2]
+    choice = player.explore(gm, [a for a in gm.legal_actions() if a.available])
+    assert choice.id == "spike:1"
+    gm.c.party[0].adv.inventory.items = [i for i in gm.c.party[0].adv.inventory.items if i.name != "Iron spikes"]
+    choice = player.explore(gm, [a for a in gm.legal_actions() if a.available])
+    assert choice.kind in ("move", "exit", "stairs") or choice.cost.turns == 0
