@@ -337,7 +337,8 @@ def _morale(gm: GM, cs: CombatState, foe: Foe, m: Monster) -> bool:
     held = any(f >= 4 for f in faces)
     gm.emit(
         "morale",
-        f"{core.label(foe)} tests its morale ({m.level} dice: {faces}): " + ("it holds." if held else "it flees!"),
+        f"{core.label(foe)} tests its morale ({m.level} {'die' if m.level == 1 else 'dice'}: {faces}): "
+        + ("it holds." if held else "it flees!"),
         foe=foe.id,
         faces=faces,
     )

@@ -86,13 +86,14 @@ def burst(gm: GM, link: SiteLink, groups: list[tuple[str, int]], why: str) -> bo
     faces = roll(gm.rng, level)
     exp = gm.c.expedition
     beyond = room_label(gm, link.other(exp.room)) if exp is not None else "beyond"
+    rolled = f"{level} {'die' if level == 1 else 'dice'}: {faces}"
     if any(f >= 4 for f in faces):
         st = door_state(gm, link)
         st.broken, st.wedged, st.locked, st.opened = True, False, False, True
-        gm.emit("door_burst", f"A crash: something bursts the door ({why}) from {beyond} ({level} dice: {faces}).",
+        gm.emit("door_burst", f"A crash: something bursts the door ({why}) from {beyond} ({rolled}).",
                 link=link.id, faces=faces)  # fmt: skip
         return True
-    gm.emit("door_holds", f"Something pounds at the door to {beyond}: it holds ({why}; {level} dice: {faces}).",
+    gm.emit("door_holds", f"Something pounds at the door to {beyond}: it holds ({why}; {rolled}).",
             link=link.id, faces=faces)  # fmt: skip
     return False
 

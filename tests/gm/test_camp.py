@@ -665,9 +665,9 @@ def test_a_door_wedged_shut_warns_the_camp_or_holds_the_ambush(fights: list[Any]
         doors = [e.text for e in events if e.kind.startswith("door")]
         if seed == 20:
             assert doors == [
-                "A crash: something bursts the door (wedged shut) from an unexplored room (2) (1 dice: [6])."]
+                "A crash: something bursts the door (wedged shut) from an unexplored room (2) (1 die: [6])."]
             assert fights == [([("Plagued Rat", 3)], {"source": "ambush", "surprise": None})]
         else:
             assert doors == [
-                "Something pounds at the door to an unexplored room (2): it holds (wedged shut; 1 dice: [2])."]
+                "Something pounds at the door to an unexplored room (2): it holds (wedged shut; 1 die: [2])."]
             assert fights == [] and gm.c.expedition.at_door == [[1, 1, 1, -1, "ambush", [["Plagued Rat", 3]]]]
