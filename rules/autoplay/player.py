@@ -24,7 +24,7 @@ from rules.gm.events import Action
 from rules.gm.exploration import loot_in_sight
 from rules.gm.freeform import heard
 from rules.gm.gear import can_light, carrying
-from rules.gm.places import blocked, door_state, key_for, live_monsters
+from rules.gm.places import blocked, chased_through, door_state, key_for, live_monsters
 from rules.gm.services import best
 from rules.gm.site import SiteLink
 from rules.inventory import HANDS
@@ -318,16 +318,14 @@ def _pursued(gm: GM, actions: list[Action], choice: Action) -> Action | None:
     """After fleeing a fight through a door, its creatures come through at the end of the next turn spent in the
     room fled to, unless the door holds (R247): spend that turn spiking the door shut if the party can, or walk on
     to another room (they lose the party); not catching breath, searching or camping where they will arrive."""
-    exp = gm.c.expedition
-    assert exp is not None
-    chase = [b for b in exp.at_door if b[0] == exp.depth and b[1] == exp.room and b[3] >= 0]
+    chase = chased_through(gm)
     if not chase or choice.kind in ("move", "exit", "stairs", "flee") or choice.cost.turns == 0:
         return None
-    for band in chase:
-        spike = next((a for a in _by_kind(actions, "spike") if a.id == f"spike:{band[2]}"), None)
-        if spike is not None:
-            return spike
-    fled_from = {b[3] for b in chase}
+    spikes = {a.id: a for a in _by_kind(actions, "spike")}
+    spike = next((spikes[f"spike:{link}"] for link in chase if f"spike:{link}" in spikes), None)
+    if spike is not None:
+        return spike
+    fled_from = set(chase.values())
     away = [a for a in _by_kind(actions, "move") if int(a.target or 0) not in fled_from]
     away.sort(key=lambda a: not (gm.room_state(int(a.target or 0)).visited and _safe_room(gm, int(a.target or 0))))
     if away and not (should_leave(gm) and any(a.id == "exit" for a in actions)):

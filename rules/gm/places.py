@@ -119,6 +119,16 @@ def through_the_door(gm: GM, groups: list[tuple[str, int]], source: str) -> tupl
     return [], False
 
 
+def chased_through(gm: GM) -> dict[int, int]:
+    """The doors of the party's room that the creatures of a fight it fled will come through at the end of its next
+    turn there (R247): link id -> the room they pursue from.  (The bands held at doors, read for the player.)"""
+    exp = gm.c.expedition
+    if exp is None:
+        return {}
+    return {int(link): int(src) for depth, room, link, src, *_ in exp.at_door
+            if depth == exp.depth and room == exp.room and src >= 0}  # fmt: skip
+
+
 def pursuers(gm: GM, room_id: int) -> list[tuple[str, int]]:
     """Who in ``room_id`` would pursue the party: its live creatures that have seen it and are not won over."""
     return [(g.monster, g.count) for g in live_monsters(gm, room_id)

@@ -1055,16 +1055,21 @@ def test_everyone_sleeping_at_the_inn_shows_what_it_costs_them_all() -> None:
     assert ids(gm)["sleep:all:inn"].cost.silver == each * len(gm.c.party)
 
 
-def test_a_party_that_pooled_its_silver_still_sleeps_at_the_inn_together() -> None:
-    """Played (seed 9): the party handed its silver to one purse, and "Everyone sleeps: Inn" was refused because
-    the others had none ("The inn costs 1 silver; Harrow has 0"). Silver changes hands freely in town: whoever has
-    it pays for the rest, and the chronicle says who paid for whom."""
+def at_bedtime_in_trinta() -> tuple[GM, Member, Member, int]:
+    """Two adventurers at the night's choice in Trinta, and what a bed at the inn costs each."""
     gm = game(where="Trinta")
     feed(gm)
     begin(gm)
     skip_to_sleep(gm)
     a, b = gm.c.party
-    cost = ids(gm)[f"sleep:{a.id}:inn"].cost.silver
+    return gm, a, b, ids(gm)[f"sleep:{a.id}:inn"].cost.silver
+
+
+def test_a_party_that_pooled_its_silver_still_sleeps_at_the_inn_together() -> None:
+    """Played (seed 9): the party handed its silver to one purse, and "Everyone sleeps: Inn" was refused because
+    the others had none ("The inn costs 1 silver; Harrow has 0"). Silver changes hands freely in town: whoever has
+    it pays for the rest, and the chronicle says who paid for whom."""
+    gm, a, b, cost = at_bedtime_in_trinta()
     a.adv.character.silver, b.adv.character.silver = 2 * cost + 3, 0
     assert not ids(gm)[f"sleep:{b.id}:inn"].available
     everyone = ids(gm)["sleep:all:inn"]
@@ -1077,12 +1082,7 @@ def test_a_party_that_pooled_its_silver_still_sleeps_at_the_inn_together() -> No
 
 
 def test_everyone_to_the_inn_is_refused_when_the_whole_party_cannot_pay() -> None:
-    gm = game(where="Trinta")
-    feed(gm)
-    begin(gm)
-    skip_to_sleep(gm)
-    a, b = gm.c.party
-    cost = ids(gm)[f"sleep:{a.id}:inn"].cost.silver
+    gm, a, b, cost = at_bedtime_in_trinta()
     a.adv.character.silver, b.adv.character.silver = 2 * cost - 1, 0
     everyone = ids(gm)["sleep:all:inn"]
     assert not everyone.available
