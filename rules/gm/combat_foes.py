@@ -207,8 +207,8 @@ def _obey(gm: GM, cs: CombatState, foe: Foe, m: Monster) -> bool:
         return False
     atk = attack_of(attack)
     assert atk is not None
-    faces = roll(gm.rng, max(1, m.level))
-    if not any(x >= 4 for x in faces):
+    faces, hits = gm.enemy_test(max(1, m.level))
+    if not hits:
         gm.emit("foe_action", f"{core.label(foe)} strikes at {core.label(target)} and misses ({faces}).", foe=foe.id)
         return True
     gm.emit("foe_action", f"{core.label(foe)} strikes {core.label(target)} with its {attack.name.lower()} ({faces}),"
@@ -219,8 +219,7 @@ def _obey(gm: GM, cs: CombatState, foe: Foe, m: Monster) -> bool:
 
 def _tear_free(gm: GM, foe: Foe, m: Monster, effect: str, what: str, held: str) -> None:
     """An enemy tests to get free of ``effect``: its level in dice, a 4+ frees it (as the morale test)."""
-    faces = roll(gm.rng, max(1, m.level))
-    free = any(f >= 4 for f in faces)
+    faces, free = gm.enemy_test(max(1, m.level))
     if free:
         del foe.effects[effect]
     gm.emit("foe_struggle", f"{core.label(foe)} {what} ({faces}): " + ("it tears free." if free else held),
@@ -333,8 +332,7 @@ def _morale(gm: GM, cs: CombatState, foe: Foe, m: Monster) -> bool:
     if lost * 2 < len(side):
         return False
     foe.morale_tested = True
-    faces = roll(gm.rng, m.level)
-    held = any(f >= 4 for f in faces)
+    faces, held = gm.enemy_test(m.level)
     gm.emit(
         "morale",
         f"{core.label(foe)} tests its morale ({m.level} {'die' if m.level == 1 else 'dice'}: {faces}): "

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.dice import roll
 from rules.gm.site import SiteLink
 from rules.gm.state import DoorState, GroupState
 from rules.inventory import Carried
@@ -83,11 +82,11 @@ def burst(gm: GM, link: SiteLink, groups: list[tuple[str, int]], why: str) -> bo
     strongest of them tests its level in dice, a 4 or more bursts it (as the enemies' morale test, R246).  Burst:
     the door is broken, with a crash the party hears; held: they pound at it, and the party hears that too."""
     level = max((_level(gm, n) for n, _ in groups), default=1)
-    faces = roll(gm.rng, level)
+    faces, bursts = gm.enemy_test(level)
     exp = gm.c.expedition
     beyond = room_label(gm, link.other(exp.room)) if exp is not None else "beyond"
     rolled = f"{level} {'die' if level == 1 else 'dice'}: {faces}"
-    if any(f >= 4 for f in faces):
+    if bursts:
         st = door_state(gm, link)
         st.broken, st.wedged, st.locked, st.opened = True, False, False, True
         gm.emit("door_burst", f"A crash: something bursts the door ({why}) from {beyond} ({rolled}).",

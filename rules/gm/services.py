@@ -29,7 +29,7 @@ from rules.attributes import ATTRS, Attr
 from rules.character import Character, Condition, DamageReport, default_wound_choice
 from rules.checks import RuleError, TestRoll
 from rules.content.registry import Content
-from rules.dice import DiceExpr
+from rules.dice import DiceExpr, roll
 from rules.gm.events import Action, Event
 from rules.gm.gear import break_equipment, lose
 from rules.gm.site import DungeonMaker, Site, SiteDoomStep, SiteLevel, SiteRoom
@@ -352,6 +352,12 @@ class GM:
             rerolls=[(r.side.value, r.old, r.new) for r in roll.history],
             outcome=outcome,
         )
+
+    def enemy_test(self, dice: int) -> tuple[list[int], bool]:
+        """An enemy test ("the GM can roll using the monster's LVL value, rolling that amount of dice"): the faces
+        rolled, and whether any is a test's success face (the morale test, tearing free, bursting a door)."""
+        faces = roll(self.rng, dice)
+        return faces, any(f in self.content.tables.tests.success_faces for f in faces)
 
     def woven(self, member: Member, reason: str) -> Callable[[TestRoll], None]:
         """Weave fate's offer for a roll resolved outside :meth:`test` (keeping a spell, recalling one, a prayer)."""
